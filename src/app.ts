@@ -1,0 +1,62 @@
+/** createApp: the HTTP application over a catalogue store. Never listens and does no I/O at import. */
+import { Elysia } from 'elysia'
+import type { CatalogStore } from './catalog/store.ts'
+import { nearbyModule } from './modules/nearby/index.ts'
+import { satellitesModule } from './modules/satellites/index.ts'
+import { serviceModule } from './modules/service/index.ts'
+import { docs } from './plugins/docs.ts'
+import { errors } from './plugins/errors.ts'
+import { VERSION } from './version.ts'
+
+export interface AppOptions {
+  store: CatalogStore
+  /** Now, ms since 1970 (tests pass a fixed clock). */
+  clock?: () => number
+  /** Value of Access-Control-Allow-Origin; `*` by default. */
+  corsOrigin?: string
+}
+
+const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
+
+/** Matches a request path against route patterns such as `/api/v1/satellites/:noradId`. */
+function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
+  const regexes = [...new Set(patterns)].map(
+    (p) => new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`),
+  )
+  return (path) => regexes.some((r) => r.test(path))
+}
+
+export function createApp({ store, clock = Date.now, corsOrigin = '*' }: AppOptions) {
+  let isKnownPath: ((path: string) => boolean) | undefined
+  const methodsFor = (path: string) => {
+    isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
+    return isKnownPath(path) ? READ_METHODS : null
+  }
+  const context = { store, clock }
+
+  const app = new Elysia()
+    .use(errors({ methodsFor }))
+    .onRequest(({ request, set }) => {
+      set.headers['access-control-allow-origin'] = corsOrigin
+      if (corsOrigin !== '*') set.headers.vary = 'Origin'
+      if (request.method !== 'OPTIONS') return
+      const path = new URL(request.url).pathname
+      if (!methodsFor(path)) return // unknown path: 404 from the router
+      const headers: Record<string, string> = {
+        allow: READ_METHODS.join(', '),
+        'access-control-allow-origin': corsOrigin,
+        'access-control-allow-methods': READ_METHODS.join(', '),
+        'access-control-max-age': '86400',
+      }
+      const asked = request.headers.get('access-control-request-headers')
+      if (asked) headers['access-control-allow-headers'] = asked
+      return new Response(null, { status: 204, headers })
+    })
+    .use(docs(VERSION))
+    .use(satellitesModule(context))
+    .use(nearbyModule(context))
+    .use(serviceModule(context))
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

@@ -1,0 +1,148 @@
+/** The catalogue: an immutable set of satellites built from groups of element sets. */
+import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
+import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
+
+export interface Satellite {
+  readonly noradId: number
+  readonly name: string
+  /** Upstream groups the satellite was loaded from: sorted, no duplicates. */
+  readonly groups: string[]
+  readonly elements: ElementSet
+  readonly orbitalParams: OrbitalParams
+  readonly labels: string[]
+}
+
+/** Where a catalogue came from and when its data was obtained. */
+export interface CatalogOrigin {
+  source: 'embedded' | 'snapshot' | 'cache' | 'refresh'
+  /** When the data was obtained upstream (a snapshot's stamp, a fetch time), ms since 1970. */
+  obtainedAtMs: number
+}
+
+export interface GroupElements {
+  group: string
+  elements: readonly ElementSet[]
+}
+
+export class Catalog {
+  /** Every satellite, ordered by noradId ascending. */
+  readonly satellites: readonly Satellite[]
+  /** Satellite count per group, groups sorted by name. */
+  readonly groupCounts: Readonly<Record<string, number>>
+  readonly origin: CatalogOrigin
+  readonly loadedAtMs: number
+  /** Changes whenever the content changes; used for ETags and caches. */
+  readonly version: string
+  private readonly indexById: Map<number, number>
+  /** SGP4 records, created on first use (most of the cost of a catalogue). */
+  private readonly satrecs: (SatRec | undefined)[]
+
+  constructor(satellites: Satellite[], groupCounts: Record<string, number>, origin: CatalogOrigin, loadedAtMs: number) {
+    this.satellites = satellites
+    this.groupCounts = groupCounts
+    this.origin = origin
+    this.loadedAtMs = loadedAtMs
+    this.indexById = new Map(satellites.map((s, i) => [s.noradId, i]))
+    this.satrecs = new Array(satellites.length)
+    this.version = contentHash(satellites)
+  }
+
+  get size(): number {
+    return this.satellites.length
+  }
+
+  get(noradId: number): Satellite | undefined {
+    const i = this.indexById.get(noradId)
+    return i === undefined ? undefined : this.satellites[i]
+  }
+
+  /** The SGP4 record of the satellite at `index` in `satellites`. */
+  satrecAt(index: number): SatRec {
+    let rec = this.satrecs[index]
+    if (rec === undefined) {
+      rec = createSatrec(this.satellites[index]!.elements)
+      this.satrecs[index] = rec
+    }
+    return rec
+  }
+
+  satrecOf(satellite: Satellite): SatRec {
+    return this.satrecAt(this.indexById.get(satellite.noradId)!)
+  }
+
+  /** Oldest and newest element epochs and the median element age at `nowMs`. */
+  epochStats(nowMs: number): { oldestMs: number; newestMs: number; medianAgeDays: number } | null {
+    if (this.satellites.length === 0) return null
+    const epochs = this.satellites.map((s) => s.elements.epochMs).sort((a, b) => a - b)
+    const mid = epochs.length >> 1
+    const medianEpoch = epochs.length % 2 ? epochs[mid]! : (epochs[mid - 1]! + epochs[mid]!) / 2
+    return { oldestMs: epochs[0]!, newestMs: epochs.at(-1)!, medianAgeDays: (nowMs - medianEpoch) / 86_400_000 }
+  }
+}
+
+export function createSatrec(elements: ElementSet): SatRec {
+  if (elements.tle) return twoline2satrec(elements.tle.line1, elements.tle.line2)
+  return json2satrec({
+    OBJECT_NAME: elements.name,
+    OBJECT_ID: elements.intlDesignator,
+    EPOCH: new Date(elements.epochMs).toISOString(),
+    MEAN_MOTION: elements.meanMotionRevPerDay,
+    ECCENTRICITY: elements.eccentricity,
+    INCLINATION: elements.inclinationDeg,
+    RA_OF_ASC_NODE: elements.raanDeg,
+    ARG_OF_PERICENTER: elements.argOfPericenterDeg,
+    MEAN_ANOMALY: elements.meanAnomalyDeg,
+    NORAD_CAT_ID: elements.noradId,
+    ELEMENT_SET_NO: elements.elementSetNo,
+    BSTAR: elements.bstar,
+    MEAN_MOTION_DOT: elements.meanMotionDot,
+    MEAN_MOTION_DDOT: elements.meanMotionDdot,
+  })
+}
+
+/**
+ * Merges groups into one catalogue. A satellite found in several groups is one
+ * entry carrying all of them; where the groups hold different element sets for
+ * it, the newest epoch wins (the first seen on a tie).
+ */
+export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
+  const chosen = new Map<number, { elements: ElementSet; groups: Set<string> }>()
+  const groupCounts: Record<string, number> = {}
+  for (const { group, elements } of [...groups].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))) {
+    const idsInGroup = new Set<number>()
+    for (const el of elements) {
+      idsInGroup.add(el.noradId)
+      const entry = chosen.get(el.noradId)
+      if (!entry) chosen.set(el.noradId, { elements: el, groups: new Set([group]) })
+      else {
+        entry.groups.add(group)
+        if (el.epochMs > entry.elements.epochMs) entry.elements = el
+      }
+    }
+    groupCounts[group] = idsInGroup.size
+  }
+  const satellites = [...chosen.values()]
+    .map(({ elements, groups }): Satellite => {
+      const params = orbitalParams(elements)
+      return {
+        noradId: elements.noradId,
+        name: elements.name,
+        groups: [...groups].sort(),
+        elements,
+        orbitalParams: params,
+        labels: [orbitClass(params)],
+      }
+    })
+    .sort((a, b) => a.noradId - b.noradId)
+  return new Catalog(satellites, groupCounts, origin, loadedAtMs)
+}
+
+/** A short hash of what a client can see of the catalogue (ids, names, groups, elements). */
+function contentHash(satellites: readonly Satellite[]): string {
+  const hasher = new Bun.CryptoHasher('sha1')
+  for (const s of satellites) {
+    const e = s.elements
+    hasher.update(`${s.noradId}|${s.name}|${s.groups.join(',')}|${e.epochMs}|${e.tle?.line1}|${e.tle?.line2}|${e.meanMotionRevPerDay}|${e.eccentricity}|${e.inclinationDeg}|${e.raanDeg}|${e.argOfPericenterDeg}|${e.meanAnomalyDeg}|${e.bstar}\n`)
+  }
+  return hasher.digest('hex').slice(0, 20)
+}

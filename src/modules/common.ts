@@ -1,0 +1,41 @@
+/** Parameters and helpers shared by the resource modules. */
+import type { CatalogStore } from '../catalog/store.ts'
+import type { NumberParam, TimeParam } from '../plugins/params.ts'
+
+/** What every module needs from the application: the catalogue and the clock. */
+export interface ModuleContext {
+  store: CatalogStore
+  /** Now, in ms since 1970; the only clock the routes read. */
+  clock: () => number
+}
+
+export const noradIdParam = {
+  type: 'integer',
+  min: 1,
+  max: 999_999_999,
+  required: true,
+  description: 'NORAD catalog number',
+} as const satisfies NumberParam
+
+export const timeParam = {
+  type: 'time',
+  description: 'The instant to compute for: ISO 8601 with a zone (Z or ±hh:mm), 1957-10-04..2100-01-01. Default: now.',
+} as const satisfies TimeParam
+
+export const observerParams = {
+  latitude: { type: 'number', min: -90, max: 90, required: true, description: 'Observer latitude, degrees (WGS84)' },
+  longitude: { type: 'number', min: -180, max: 180, required: true, description: 'Observer longitude, degrees, east positive' },
+  altitude: {
+    type: 'number',
+    min: -1000,
+    max: 100_000,
+    default: 0,
+    unit: 'metres',
+    description: 'Observer height above the WGS84 ellipsoid, metres',
+  },
+} as const satisfies Record<string, NumberParam>
+
+/** The instant a request asks for (`time`), or now. */
+export function instantOf(time: string | undefined, clock: () => number): Date {
+  return time === undefined ? new Date(clock()) : new Date(time)
+}

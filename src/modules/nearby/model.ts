@@ -1,0 +1,62 @@
+/** Schemas and JSON shapes of /nearby. */
+import { t } from 'elysia'
+import type { NearbyEntry } from '../../orbit/nearby.ts'
+import { iso, OrbitalParamsSchema } from '../satellites/model.ts'
+
+const basicFields = {
+  noradId: t.Integer(),
+  name: t.String(),
+  labels: t.Array(t.String()),
+  altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
+  velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity' }),
+  elevation: t.Number({ description: 'degrees above the horizon' }),
+  azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
+  range: t.Number({ description: 'km from the observer' }),
+  visible: t.Boolean({ description: 'sunlit, above the threshold, and the Sun at or below -6° at the observer' }),
+  observerDaytime: t.Boolean({ description: "the Sun's centre above -0.833° at the observer" }),
+  satelliteSunlit: t.Boolean({ description: "not in the Earth's umbra" }),
+  epoch: t.String({ format: 'date-time', description: "The element set's epoch" }),
+}
+
+export const NearbyEntrySchema = t.Object({
+  ...basicFields,
+  geoposition: t.Optional(
+    t.Object({ latitude: t.Number(), longitude: t.Number() }, { description: 'extended mode only' }),
+  ),
+  orbitalParams: t.Optional(OrbitalParamsSchema),
+})
+
+export const NearbyResponseSchema = t.Object({
+  metadata: t.Object({ total: t.Integer(), mode: t.Union([t.Literal('basic'), t.Literal('extended')]) }),
+  observer: t.Object({
+    latitude: t.Number(),
+    longitude: t.Number(),
+    altitude: t.Number({ description: 'metres; 0 when omitted' }),
+    datetime: t.String({ format: 'date-time' }),
+  }),
+  satellites: t.Array(NearbyEntrySchema),
+})
+
+export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean) {
+  const { satellite, state, look } = entry
+  const basic = {
+    noradId: satellite.noradId,
+    name: satellite.name,
+    labels: satellite.labels,
+    altitude: state.altitudeKm,
+    velocityKmHs: state.speedKmH,
+    elevation: look.elevationDeg,
+    azimuth: look.azimuthDeg,
+    range: look.rangeKm,
+    visible: entry.visible,
+    observerDaytime,
+    satelliteSunlit: entry.sunlit,
+    epoch: iso(satellite.elements.epochMs),
+  }
+  if (!extended) return basic
+  return {
+    ...basic,
+    geoposition: { latitude: state.latitudeDeg, longitude: state.longitudeDeg },
+    orbitalParams: satellite.orbitalParams,
+  }
+}

@@ -1,0 +1,132 @@
+/** Satellites: the list, one satellite, its geoposition, and the ISS. */
+import { Elysia } from 'elysia'
+import type { Catalog, Satellite } from '../../catalog/catalog.ts'
+import { positionAt, siderealTimeRad } from '../../orbit/position.ts'
+import { ApiError } from '../../plugins/errors.ts'
+import { routeParams } from '../../plugins/params.ts'
+import { instantOf, type ModuleContext, noradIdParam, timeParam } from '../common.ts'
+import {
+  ErrorSchema,
+  geopositionJson,
+  IssSchema,
+  iso,
+  SatelliteListSchema,
+  SatelliteOneSchema,
+  SatellitePositionSchema,
+  satelliteJson,
+} from './model.ts'
+
+export const ISS_NORAD_ID = 25544
+
+const issRoute = routeParams({ query: { time: timeParam } })
+const oneRoute = routeParams({ params: { noradId: noradIdParam } })
+const geopositionRoute = routeParams({ params: { noradId: noradIdParam }, query: { time: timeParam } })
+
+function findSatellite(catalog: Catalog, noradId: number): Satellite {
+  const satellite = catalog.get(noradId)
+  if (!satellite) throw new ApiError(404, `satellite ${noradId} is not in the catalogue`)
+  return satellite
+}
+
+/** The satellite's position at `instant`, or a 422 that says why there is none. */
+function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) {
+  const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant))
+  if (!result.ok) {
+    throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${result.reason}`)
+  }
+  return result.state
+}
+
+/** The whole list, serialised once per catalogue. */
+function listBody(cache: WeakMap<Catalog, string>, catalog: Catalog): string {
+  let body = cache.get(catalog)
+  if (body === undefined) {
+    body = JSON.stringify({ data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } })
+    cache.set(catalog, body)
+  }
+  return body
+}
+
+export function satellitesModule({ store, clock }: ModuleContext) {
+  const listCache = new WeakMap<Catalog, string>()
+
+  return new Elysia({ name: 'satellites', prefix: '/api/v1/satellites' })
+    .get(
+      '',
+      ({ request }) => {
+        const catalog = store.current
+        const etag = `"${catalog.version}"`
+        const headers = { etag, 'cache-control': 'public, max-age=60', 'content-type': 'application/json; charset=utf-8' }
+        if (request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) {
+          return new Response(null, { status: 304, headers })
+        }
+        return new Response(listBody(listCache, catalog), { headers })
+      },
+      {
+        response: { 200: SatelliteListSchema },
+        detail: {
+          summary: 'List all satellites',
+          description: 'The whole catalogue ordered by noradId ascending. Sent with a strong ETag; If-None-Match gives 304.',
+        },
+      },
+    )
+    .get(
+      '/iss',
+      (ctx) => {
+        const { query } = issRoute.read(ctx)
+        const catalog = store.current
+        const instant = instantOf(query.time, clock)
+        const satellite = findSatellite(catalog, ISS_NORAD_ID)
+        const state = requirePosition(catalog, satellite, instant)
+        return {
+          data: { ...satelliteJson(satellite), geoposition: geopositionJson(state) },
+          metadata: { total: 1 as const, datetime: instant.toISOString() },
+        }
+      },
+      {
+        ...issRoute.hooks,
+        response: { 200: IssSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+        detail: { summary: 'The International Space Station (25544) with its position' },
+      },
+    )
+    .get(
+      '/:noradId',
+      (ctx) => {
+        const { params } = oneRoute.read(ctx)
+        return { data: satelliteJson(findSatellite(store.current, params.noradId)), metadata: { total: 1 as const } }
+      },
+      {
+        ...oneRoute.hooks,
+        response: { 200: SatelliteOneSchema, 400: ErrorSchema, 404: ErrorSchema },
+        detail: { summary: 'One satellite' },
+      },
+    )
+    .get(
+      '/:noradId/geoposition',
+      (ctx) => {
+        const { params, query } = geopositionRoute.read(ctx)
+        const catalog = store.current
+        const instant = instantOf(query.time, clock)
+        const satellite = findSatellite(catalog, params.noradId)
+        const state = requirePosition(catalog, satellite, instant)
+        return {
+          noradId: satellite.noradId,
+          name: satellite.name,
+          latitude: state.latitudeDeg,
+          longitude: state.longitudeDeg,
+          epoch: iso(satellite.elements.epochMs),
+          datetime: instant.toISOString(),
+          altitude: state.altitudeKm,
+        }
+      },
+      {
+        ...geopositionRoute.hooks,
+        response: { 200: SatellitePositionSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+        detail: {
+          summary: "A satellite's geoposition",
+          description:
+            'Sub-satellite point and height at `time` (default now). 422 when the satellite has no valid position then (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km).',
+        },
+      },
+    )
+}

@@ -1,0 +1,94 @@
+/** Schemas and JSON shapes of satellites, geopositions and the list. */
+import { t } from 'elysia'
+import type { Satellite } from '../../catalog/catalog.ts'
+import type { SatelliteState } from '../../orbit/position.ts'
+
+export const ErrorSchema = t.Object(
+  {
+    message: t.String({ description: 'What is wrong: names the parameter and the rule' }),
+    statusCode: t.Integer({ description: 'Equals the HTTP status' }),
+  },
+  { description: 'Error body' },
+)
+
+const isoInstant = (description: string) => t.String({ format: 'date-time', description })
+
+export const TleSchema = t.Object(
+  {
+    line1: t.String({ description: 'First TLE line (69 characters)' }),
+    line2: t.String({ description: 'Second TLE line (69 characters)' }),
+  },
+  { description: 'The two-line element set as published' },
+)
+
+export const OrbitalParamsSchema = t.Object(
+  {
+    inclination: t.Number({ description: 'degrees' }),
+    eccentricity: t.Number({ description: 'no unit' }),
+    meanMotion: t.Number({ description: 'revolutions per day' }),
+    orbitalPeriod: t.Number({ description: 'minutes (1440 / meanMotion)' }),
+    perigeeHeight: t.Number({ description: 'km above 6378.137 km' }),
+    apogeeHeight: t.Number({ description: 'km above 6378.137 km' }),
+    semiMajorAxis: t.Number({ description: "km, from SGP4's recovered (Brouwer) mean motion, μ = 398600.4418 km³/s²" }),
+  },
+  { description: "From the element set's mean elements" },
+)
+
+export const SatelliteSchema = t.Object({
+  noradId: t.Integer({ description: 'NORAD catalog number' }),
+  name: t.String(),
+  labels: t.Array(t.String(), { description: 'Derived tags; exactly one orbit class among LEO, MEO, GEO, HEO' }),
+  groups: t.Array(t.String(), { description: 'Upstream groups the satellite was loaded from, sorted' }),
+  tle: t.Nullable(TleSchema, { description: 'null when the element set has no two-line form (OMM past the 5-digit range)' }),
+  epoch: t.Nullable(isoInstant("The element set's epoch")),
+  orbitalParams: t.Nullable(OrbitalParamsSchema),
+})
+
+export const GeopositionSchema = t.Object({
+  latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
+  longitude: t.Number({ description: 'degrees, -180..180' }),
+  altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
+})
+
+export const SatellitePositionSchema = t.Object({
+  noradId: t.Integer(),
+  name: t.String(),
+  latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
+  longitude: t.Number({ description: 'degrees, -180..180' }),
+  epoch: isoInstant("The element set's epoch"),
+  datetime: isoInstant('The instant of the position'),
+  altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
+})
+
+export const SatelliteListSchema = t.Object({
+  data: t.Array(SatelliteSchema),
+  metadata: t.Object({ total: t.Integer() }),
+})
+
+export const SatelliteOneSchema = t.Object({
+  data: SatelliteSchema,
+  metadata: t.Object({ total: t.Literal(1) }),
+})
+
+export const IssSchema = t.Object({
+  data: t.Composite([SatelliteSchema, t.Object({ geoposition: GeopositionSchema })]),
+  metadata: t.Object({ total: t.Literal(1), datetime: isoInstant('The instant of the position') }),
+})
+
+export const iso = (ms: number) => new Date(ms).toISOString()
+
+export function satelliteJson(satellite: Satellite) {
+  return {
+    noradId: satellite.noradId,
+    name: satellite.name,
+    labels: satellite.labels,
+    groups: satellite.groups,
+    tle: satellite.elements.tle ? { line1: satellite.elements.tle.line1, line2: satellite.elements.tle.line2 } : null,
+    epoch: iso(satellite.elements.epochMs),
+    orbitalParams: satellite.orbitalParams,
+  }
+}
+
+export function geopositionJson(state: SatelliteState) {
+  return { latitude: state.latitudeDeg, longitude: state.longitudeDeg, altitude: state.altitudeKm }
+}

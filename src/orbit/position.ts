@@ -1,0 +1,76 @@
+/** One satellite at one instant: SGP4 state, geodetic position and the "has a position" rule. */
+import { eciToGeodetic, gstime, propagate, type SatRec } from 'satellite.js'
+import type { ElementSet } from '../catalog/elements.ts'
+
+export interface Vector3 {
+  x: number
+  y: number
+  z: number
+}
+
+/** A satellite's state at an instant. ECI is SGP4's TEME frame. */
+export interface SatelliteState {
+  eciKm: Vector3
+  velocityKmS: Vector3
+  latitudeDeg: number
+  longitudeDeg: number
+  /** Height above the WGS84 ellipsoid, km. */
+  altitudeKm: number
+  /** Magnitude of the TEME velocity, km/h. */
+  speedKmH: number
+}
+
+export type PositionResult = { ok: true; state: SatelliteState } | { ok: false; reason: string }
+
+/** The highest geodetic height still taken for a position, km. */
+export const MAX_HEIGHT_KM = 1_000_000
+
+const RAD_TO_DEG = 180 / Math.PI
+const MS_PER_DAY = 86_400_000
+
+const SGP4_ERRORS: Record<number, string> = {
+  1: 'SGP4 finds the mean eccentricity out of range',
+  2: 'SGP4 finds the mean motion below zero',
+  3: 'SGP4 finds the perturbed eccentricity out of range',
+  4: 'SGP4 finds the semi-latus rectum below zero',
+  6: 'decayed',
+}
+
+/** Greenwich mean sidereal time at an instant, radians: one per request, shared by every satellite. */
+export function siderealTimeRad(instant: Date): number {
+  return gstime(instant)
+}
+
+/**
+ * Propagates with SGP4 and applies the API's rule: a position exists when SGP4
+ * reports no error, every coordinate is finite and the geodetic height is
+ * between 0 and 1,000,000 km. Long-stale elements fail the last test.
+ */
+export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, gmstRad: number): PositionResult {
+  const pv = propagate(satrec, instant)
+  const why = (what: string): PositionResult => ({ ok: false, reason: `${describeAge(elements, instant)} and ${what}` })
+  if (satrec.error !== 0 || !pv) return why(SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
+  const { position: p, velocity: v } = pv
+  if (![p.x, p.y, p.z, v.x, v.y, v.z].every(Number.isFinite)) return why('SGP4 gives no finite state')
+  const geo = eciToGeodetic(p, gmstRad)
+  if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return why('SGP4 gives no finite state')
+  if (geo.height < 0) return why('decayed')
+  if (geo.height > MAX_HEIGHT_KM) return why(`propagate to an implausible height of ${geo.height.toExponential(2)} km`)
+  return {
+    ok: true,
+    state: {
+      eciKm: p,
+      velocityKmS: v,
+      latitudeDeg: geo.latitude * RAD_TO_DEG,
+      longitudeDeg: geo.longitude * RAD_TO_DEG,
+      altitudeKm: geo.height,
+      speedKmH: Math.hypot(v.x, v.y, v.z) * 3600,
+    },
+  }
+}
+
+function describeAge(elements: ElementSet, instant: Date): string {
+  const days = Math.round((instant.getTime() - elements.epochMs) / MS_PER_DAY)
+  if (days >= 0) return `elements are ${days} day${days === 1 ? '' : 's'} old`
+  return `the instant is ${-days} day${days === -1 ? '' : 's'} before the elements' epoch`
+}

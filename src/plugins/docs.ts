@@ -1,0 +1,49 @@
+/** The OpenAPI document and an interactive docs page that work with no internet (Scalar embedded). */
+import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import scalarBundlePath from '../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
+
+export const DOCS_PATHS = ['/openapi', '/swagger'] as const
+export const SPEC_PATH = '/openapi/json'
+const SCALAR_PATH = '/openapi/scalar.js'
+
+/** Relative URLs, so the page also works behind a reverse proxy that adds a prefix. */
+const docsPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>sattrack API</title>
+</head>
+<body>
+<script id="api-reference" data-url="openapi/json" data-configuration='{"withDefaultFonts":false,"hideClientButton":false,"telemetry":false}'></script>
+<script src="openapi/scalar.js"></script>
+</body>
+</html>`
+
+export function docs(version: string) {
+  const page = () => new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  return new Elysia({ name: 'docs' })
+    .use(
+      openapi({
+        path: '/openapi',
+        specPath: SPEC_PATH,
+        provider: null,
+        exclude: { paths: [...DOCS_PATHS, SPEC_PATH, SCALAR_PATH] },
+        documentation: {
+          info: {
+            title: 'sattrack',
+            version,
+            description:
+              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`.',
+          },
+          tags: [{ name: 'satellites' }, { name: 'service' }],
+        },
+      }),
+    )
+    .get(DOCS_PATHS[0], page, { detail: { hide: true } })
+    .get(DOCS_PATHS[1], page, { detail: { hide: true } })
+    .get(SCALAR_PATH, () => new Response(Bun.file(scalarBundlePath), {
+      headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=86400' },
+    }), { detail: { hide: true } })
+}

@@ -1,0 +1,203 @@
+/**
+ * Strict parsing of path and query parameters, declared once: each declaration
+ * gives both the typebox schema (validation and OpenAPI) and a parser whose
+ * 400 messages name the parameter and the rule. Elysia's own coercion accepts
+ * more than the contract allows (`1e2`, repeated keys) and loses field names.
+ */
+import { type TSchema, t } from 'elysia'
+import { ApiError } from './errors.ts'
+
+interface ParamBase {
+  description: string
+}
+export interface NumberParam extends ParamBase {
+  type: 'number' | 'integer'
+  min: number
+  max: number
+  required?: true
+  default?: number
+  /** A word for the message, e.g. `metres`. */
+  unit?: string
+}
+export interface BooleanParam extends ParamBase {
+  type: 'boolean'
+  default: boolean
+}
+export interface EnumParam extends ParamBase {
+  type: 'enum'
+  values: readonly string[]
+  default: string
+}
+/** An ISO 8601 instant with a zone; the parsed value is its canonical `toISOString()` form. */
+export interface TimeParam extends ParamBase {
+  type: 'time'
+}
+export type ParamSpec = NumberParam | BooleanParam | EnumParam | TimeParam
+
+type ValueOf<P> = P extends BooleanParam
+  ? boolean
+  : P extends EnumParam
+    ? string
+    : P extends TimeParam
+      ? string | undefined
+      : P extends { required: true }
+        ? number
+        : P extends { default: number }
+          ? number
+          : number | undefined
+export type Values<S extends Record<string, ParamSpec>> = { [K in keyof S]: ValueOf<S[K]> }
+
+/** Earliest and latest instants the service computes for (`time`). */
+export const TIME_MIN_MS = Date.UTC(1957, 9, 4)
+export const TIME_MAX_MS = Date.UTC(2100, 0, 1)
+
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
+const INTEGER = /^\+?\d+$/
+/** Date, time and a zone (`Z` or ±hh:mm; a space stands for a `+` that a query string decoded). */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/
+
+function describe(name: string, spec: ParamSpec): string {
+  switch (spec.type) {
+    case 'number':
+    case 'integer':
+      return `${name} must be ${spec.type === 'integer' ? 'an integer' : 'a number'} between ${spec.min} and ${spec.max}${spec.unit ? ` (${spec.unit})` : ''}`
+    case 'boolean':
+      return `${name} must be true or false`
+    case 'enum':
+      return `${name} must be one of ${spec.values.join(', ')}`
+    case 'time':
+      return `${name} must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01`
+  }
+}
+
+/** Parses an ISO 8601 instant with a zone; null when malformed, impossible or out of range. */
+export function parseInstant(text: string): Date | null {
+  const m = ISO_INSTANT.exec(text)
+  if (!m) return null
+  const [, y, mo, d, h, mi, s = '0', frac = '', z, sign, oh, om] = m
+  const year = +y!
+  const month = +mo!
+  const day = +d!
+  if (year < 1957 || year > 2100) return null
+  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null
+  if (+h! > 23 || +mi! > 59 || +s > 59) return null
+  let offsetMin = 0
+  if (!z) {
+    if (+oh! > 23 || +om! > 59) return null
+    offsetMin = (sign === '-' ? -1 : 1) * (+oh! * 60 + +om!)
+  }
+  const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0
+  const utc = Date.UTC(year, month - 1, day, +h!, +mi!, +s, ms) - offsetMin * 60_000
+  if (!(utc >= TIME_MIN_MS && utc <= TIME_MAX_MS)) return null
+  return new Date(utc)
+}
+
+function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
+  const bad = () => new ApiError(400, describe(name, spec))
+  switch (spec.type) {
+    case 'number':
+    case 'integer': {
+      if (!(spec.type === 'integer' ? INTEGER : DECIMAL).test(raw)) throw bad()
+      const value = Number(raw)
+      if (!(value >= spec.min && value <= spec.max)) throw bad()
+      return value
+    }
+    case 'boolean':
+      if (raw !== 'true' && raw !== 'false') throw bad()
+      return raw === 'true'
+    case 'enum':
+      if (!spec.values.includes(raw)) throw bad()
+      return raw
+    case 'time': {
+      const instant = parseInstant(raw)
+      if (!instant) throw bad()
+      return instant.toISOString()
+    }
+  }
+}
+
+function schemaOf(spec: ParamSpec): TSchema {
+  const meta = { description: spec.description }
+  switch (spec.type) {
+    case 'number':
+      return t.Number({ ...meta, minimum: spec.min, maximum: spec.max, default: spec.default })
+    case 'integer':
+      return t.Integer({ ...meta, minimum: spec.min, maximum: spec.max, default: spec.default })
+    case 'boolean':
+      return t.Boolean({ ...meta, default: spec.default })
+    case 'enum':
+      return t.Union(
+        spec.values.map((v) => t.Literal(v)),
+        { ...meta, default: spec.default },
+      )
+    case 'time':
+      return t.String({ ...meta, format: 'date-time', examples: ['2026-05-30T12:00:00Z'] })
+  }
+}
+
+const isRequired = (spec: ParamSpec) => 'required' in spec && spec.required === true
+
+/** The typebox object schema of a parameter set (required ones plain, the rest optional). */
+export function paramsSchema<S extends Record<string, ParamSpec>>(specs: S) {
+  const properties: Record<string, TSchema> = {}
+  for (const [name, spec] of Object.entries(specs)) {
+    properties[name] = isRequired(spec) ? schemaOf(spec) : t.Optional(schemaOf(spec))
+  }
+  return t.Object(properties)
+}
+
+/**
+ * Reads every declared parameter from `lookup` (which returns all values given
+ * for a name): a repeated or empty parameter is a 400, a missing one takes its
+ * default, a missing required one is a 400. Undeclared names are ignored.
+ */
+export function parseParams<S extends Record<string, ParamSpec>>(specs: S, lookup: (name: string) => string[]): Values<S> {
+  const values: Record<string, unknown> = {}
+  for (const [name, spec] of Object.entries(specs)) {
+    const given = lookup(name)
+    if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
+    if (given.length === 0) {
+      if (isRequired(spec)) throw new ApiError(400, `${name} is required: ${describe(name, spec).replace(`${name} must be `, '')}`)
+      if ('default' in spec && spec.default !== undefined) values[name] = spec.default
+      continue
+    }
+    values[name] = parseOne(name, spec, given[0]!)
+  }
+  return values as Values<S>
+}
+
+/**
+ * A route's parameters for Elysia: `hooks` (schemas for docs and validation, and
+ * a transform that parses strictly before Elysia validates) and `read`, which
+ * gives the parsed values their types.
+ */
+export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends Record<string, ParamSpec> = {}>(spec: {
+  query?: Q
+  params?: P
+}) {
+  return {
+    read: (ctx: { query: unknown; params: unknown }) => ctx as unknown as { query: Values<Q>; params: Values<P> },
+    hooks: {
+      ...(spec.query ? { query: paramsSchema(spec.query) } : {}),
+      ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
+      transform(ctx: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) {
+        if (spec.params) {
+          const raw = ctx.params as Record<string, string | undefined>
+          ctx.params = parseParams(spec.params, (name) => (raw[name] === undefined ? [] : [decodePathSegment(raw[name]!)]))
+        }
+        if (spec.query) {
+          const search = new URL(ctx.request.url).searchParams
+          ctx.query = parseParams(spec.query, (name) => search.getAll(name))
+        }
+      },
+    },
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}

@@ -1,0 +1,4 @@
+/** The service version, from package.json. */
+import pkg from '../package.json'
+
+export const VERSION: string = pkg.version
