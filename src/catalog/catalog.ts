@@ -107,9 +107,10 @@ export function createSatrec(elements: ElementSet): SatRec {
  */
 export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
   const chosen = new Map<number, { elements: ElementSet; groups: Set<string> }>()
-  const groupCounts: Record<string, number> = {}
-  for (const { group, elements } of [...groups].sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))) {
-    const idsInGroup = new Set<number>()
+  const idsByGroup = new Map<string, Set<number>>()
+  for (const { group, elements } of groups) {
+    const idsInGroup = idsByGroup.get(group) ?? new Set<number>()
+    idsByGroup.set(group, idsInGroup)
     for (const el of elements) {
       idsInGroup.add(el.noradId)
       const entry = chosen.get(el.noradId)
@@ -119,8 +120,8 @@ export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOr
         if (el.epochMs > entry.elements.epochMs) entry.elements = el
       }
     }
-    groupCounts[group] = idsInGroup.size
   }
+  const groupCounts = Object.fromEntries([...idsByGroup.keys()].sort().map((g) => [g, idsByGroup.get(g)!.size]))
   const satellites = [...chosen.values()]
     .map(({ elements, groups }): Satellite => {
       const params = orbitalParams(elements)

@@ -55,7 +55,8 @@ export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, 
   const geo = eciToGeodetic(p, gmstRad)
   if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return why('SGP4 gives no finite state')
   if (geo.height < 0) return why('decayed')
-  if (geo.height > MAX_HEIGHT_KM) return why(`propagate to an implausible height of ${geo.height.toExponential(2)} km`)
+  // Drag-dominated elements far from their epoch blow up to absurd heights without an SGP4 error.
+  if (geo.height > MAX_HEIGHT_KM) return why(`decayed (SGP4 gives an implausible height of ${geo.height.toExponential(2)} km)`)
   return {
     ok: true,
     state: {

@@ -1,0 +1,104 @@
+/** Conventions that hold everywhere (API.md section 0): errors, 404, 405, HEAD, CORS, healthcheck. */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { createApp } from '../src/app.ts'
+import { buildCatalog, type Catalog } from '../src/catalog/catalog.ts'
+import { CatalogStore } from '../src/catalog/store.ts'
+import { appFor, embeddedCatalog, request } from './helpers/catalog.ts'
+
+let catalog: Catalog
+let app: ReturnType<typeof appFor>
+beforeAll(async () => {
+  catalog = await embeddedCatalog()
+  app = appFor(catalog)
+})
+
+const KNOWN_PATHS = [
+  '/api/v1/satellites',
+  '/api/v1/satellites/iss',
+  '/api/v1/satellites/nearby',
+  '/api/v1/satellites/25544',
+  '/api/v1/satellites/25544/geoposition',
+  '/api/v1/service/healthcheck',
+]
+
+describe('errors', () => {
+  test('unknown path: 404 with the error body', async () => {
+    for (const path of ['/nope', '/api/v1', '/api/v1/satellites/25544/nope', '/api/v2/satellites']) {
+      const { status, headers, body } = await request(app, path)
+      expect(status).toBe(404)
+      expect(headers.get('content-type')).toStartWith('application/json')
+      expect(body).toEqual({ statusCode: 404, message: expect.stringContaining(path) })
+    }
+  })
+
+  test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('%s on a known path: 405 with Allow', async (method) => {
+    for (const path of KNOWN_PATHS) {
+      const { status, headers, body } = await request(app, path, { method, body: method === 'DELETE' ? undefined : '{}' })
+      expect(status).toBe(405)
+      expect(headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+      expect(body.statusCode).toBe(405)
+      expect(body.message).toContain(method)
+    }
+  })
+
+  test('POST on an unknown path stays 404', async () => {
+    expect((await request(app, '/nope', { method: 'POST' })).status).toBe(404)
+  })
+
+  test('an unexpected failure is a 500 with the error body and no stack or path', async () => {
+    const broken = createApp({ store: new CatalogStore(catalog), clock: () => Number.NaN })
+    const { status, body, text } = await request(broken, '/api/v1/satellites/25544/geoposition')
+    expect(status).toBe(500)
+    expect(body).toEqual({ statusCode: 500, message: 'internal server error' })
+    expect(text).not.toContain('/work')
+    expect(text).not.toContain('at ')
+  })
+})
+
+describe('HEAD, CORS and OPTIONS', () => {
+  test('HEAD works wherever GET does, with the same status and headers and no body', async () => {
+    for (const path of [...KNOWN_PATHS.filter((p) => !p.endsWith('nearby')), '/api/v1/satellites/nearby?latitude=0&longitude=0']) {
+      const get = await request(app, path)
+      const head = await request(app, path, { method: 'HEAD' })
+      expect(head.status).toBe(get.status)
+      expect(head.text).toBe('')
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'))
+    }
+  })
+
+  test('Access-Control-Allow-Origin on answers and errors; configurable', async () => {
+    expect((await request(app, '/api/v1/service/healthcheck')).headers.get('access-control-allow-origin')).toBe('*')
+    expect((await request(app, '/nope')).headers.get('access-control-allow-origin')).toBe('*')
+    expect((await request(app, '/api/v1/satellites/nearby')).headers.get('access-control-allow-origin')).toBe('*')
+    const strict = createApp({ store: new CatalogStore(catalog), corsOrigin: 'https://example.org' })
+    const res = await request(strict, '/api/v1/service/healthcheck')
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://example.org')
+    expect(res.headers.get('vary')).toBe('Origin')
+  })
+
+  test('a CORS preflight on a known path is answered 204', async () => {
+    const { status, headers } = await request(app, '/api/v1/satellites', {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:8080', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+    })
+    expect(status).toBe(204)
+    expect(headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
+    expect(headers.get('access-control-allow-headers')).toBe('if-none-match')
+    expect((await request(app, '/nope', { method: 'OPTIONS' })).status).toBe(404)
+  })
+})
+
+describe('GET /api/v1/service/healthcheck', () => {
+  test('200 {"message": "OK"} with a loaded catalogue', async () => {
+    const { status, body } = await request(app, '/api/v1/service/healthcheck')
+    expect(status).toBe(200)
+    expect(body).toEqual({ message: 'OK' })
+  })
+
+  test('503 with the error body when the catalogue is empty', async () => {
+    const empty = buildCatalog([], { source: 'snapshot', obtainedAtMs: 0 }, 0)
+    const { status, body } = await request(appFor(empty), '/api/v1/service/healthcheck')
+    expect(status).toBe(503)
+    expect(body.statusCode).toBe(503)
+  })
+})

@@ -1,0 +1,152 @@
+/** GET /api/v1/satellites/nearby through app.handle: filters, ordering, modes, echo and errors. */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import type { Catalog } from '../../src/catalog/catalog.ts'
+import { inAzimuthWindow } from '../../src/orbit/nearby.ts'
+import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
+
+const BASIC_KEYS = [
+  'altitude',
+  'azimuth',
+  'elevation',
+  'epoch',
+  'labels',
+  'name',
+  'noradId',
+  'observerDaytime',
+  'range',
+  'satelliteSunlit',
+  'velocityKmHs',
+  'visible',
+]
+// London just after midnight on 31 May 2026: dark sky, many sunlit LEO satellites.
+const NIGHT = 'latitude=51.5&longitude=-0.12&time=2026-05-31T00:30:00Z'
+const NOW = Date.UTC(2026, 4, 31, 12)
+
+let catalog: Catalog
+let app: ReturnType<typeof appFor>
+beforeAll(async () => {
+  catalog = await embeddedCatalog()
+  app = appFor(catalog, NOW)
+})
+
+const nearby = async (query: string) => request(app, `/api/v1/satellites/nearby?${query}`)
+
+describe('GET /api/v1/satellites/nearby', () => {
+  test('basic mode: fields, threshold 10° by default, highest first, observer echo', async () => {
+    const { status, body } = await nearby(NIGHT)
+    expect(status).toBe(200)
+    expect(body.metadata).toEqual({ total: body.satellites.length, mode: 'basic' })
+    expect(body.observer).toEqual({ latitude: 51.5, longitude: -0.12, altitude: 0, datetime: '2026-05-31T00:30:00.000Z' })
+    expect(body.satellites.length).toBeGreaterThan(100)
+    const elevations = body.satellites.map((s: any) => s.elevation)
+    expect(elevations).toEqual([...elevations].sort((a: number, b: number) => b - a))
+    for (const s of body.satellites) {
+      expect(Object.keys(s).sort()).toEqual(BASIC_KEYS)
+      expect(s.elevation).toBeGreaterThanOrEqual(10)
+      expect(s.azimuth).toBeGreaterThanOrEqual(0)
+      expect(s.azimuth).toBeLessThan(360)
+      expect(s.range).toBeGreaterThan(s.altitude - 1)
+      expect(s.observerDaytime).toBe(false)
+      expect(s.visible).toBe(s.satelliteSunlit)
+    }
+    expect(body.satellites.some((s: any) => s.visible)).toBe(true)
+  })
+
+  test('extended mode adds geoposition and orbitalParams', async () => {
+    const { body } = await nearby(`${NIGHT}&mode=extended`)
+    expect(body.metadata.mode).toBe('extended')
+    for (const s of body.satellites) {
+      expect(Object.keys(s).sort()).toEqual([...BASIC_KEYS, 'geoposition', 'orbitalParams'].sort())
+      expect(Object.keys(s.geoposition).sort()).toEqual(['latitude', 'longitude'])
+      expect(s.orbitalParams).toEqual(catalog.get(s.noradId)!.orbitalParams)
+    }
+  })
+
+  test('the elevation threshold and observer altitude are applied and echoed', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    const high = (await nearby(`${NIGHT}&elevation-threshold=45&altitude=250`)).body
+    expect(high.observer.altitude).toBe(250)
+    expect(high.satellites.length).toBeGreaterThan(0)
+    expect(high.satellites.length).toBeLessThan(all.length)
+    for (const s of high.satellites) expect(s.elevation).toBeGreaterThanOrEqual(45)
+  })
+
+  test('azimuth window: plain, wrapping through north, and a single azimuth', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    const east = (await nearby(`${NIGHT}&azimuth-range-from=45&azimuth-range-to=135`)).body.satellites
+    const north = (await nearby(`${NIGHT}&azimuth-range-from=300&azimuth-range-to=60`)).body.satellites
+    expect(east.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.azimuth >= 45 && s.azimuth <= 135).map((s: any) => s.noradId))
+    expect(north.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.azimuth >= 300 || s.azimuth <= 60).map((s: any) => s.noradId))
+    expect(east.length).toBeGreaterThan(0)
+    expect(north.length).toBeGreaterThan(0)
+    const one = all[0]
+    const exact = (await nearby(`${NIGHT}&azimuth-range-from=${one.azimuth}&azimuth-range-to=${one.azimuth}`)).body.satellites
+    expect(exact.map((s: any) => s.noradId)).toContain(one.noradId)
+  })
+
+  test('inAzimuthWindow bounds are inclusive', () => {
+    expect(inAzimuthWindow(45, 45, 135)).toBe(true)
+    expect(inAzimuthWindow(135, 45, 135)).toBe(true)
+    expect(inAzimuthWindow(135.0001, 45, 135)).toBe(false)
+    expect(inAzimuthWindow(0, 300, 60)).toBe(true)
+    expect(inAzimuthWindow(359.9, 300, 60)).toBe(true)
+    expect(inAzimuthWindow(200, 300, 60)).toBe(false)
+    expect(inAzimuthWindow(0, 0, 360)).toBe(true)
+  })
+
+  test('visible-only keeps exactly the visible ones', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    const visible = (await nearby(`${NIGHT}&visible-only=true`)).body.satellites
+    expect(visible.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.visible).map((s: any) => s.noradId))
+    expect(visible.length).toBeGreaterThan(0)
+  })
+
+  test('in daylight nothing is visible, and visible-only lists nothing', async () => {
+    const day = 'latitude=51.5&longitude=-0.12&time=2026-05-31T12:00:00Z'
+    const { body } = await nearby(day)
+    expect(body.satellites.length).toBeGreaterThan(50)
+    expect(body.satellites.every((s: any) => s.observerDaytime && !s.visible)).toBe(true)
+    expect((await nearby(`${day}&visible-only=true`)).body).toMatchObject({ metadata: { total: 0 }, satellites: [] })
+  })
+
+  test('without time, the clock gives the instant', async () => {
+    expect((await nearby('latitude=0&longitude=0')).body.observer.datetime).toBe(new Date(NOW).toISOString())
+  })
+
+  test('satellites without a position at the instant are left out', async () => {
+    const stale = (await nearby('latitude=0&longitude=0&elevation-threshold=10&time=2026-11-22T10:00:00Z')).body.satellites
+    expect(stale.length).toBeGreaterThan(0)
+    for (const s of stale) {
+      expect(s.altitude).toBeGreaterThanOrEqual(0)
+      expect(s.altitude).toBeLessThanOrEqual(1_000_000)
+    }
+  })
+
+  test.each([
+    ['longitude=0', 'latitude is required: a number between -90 and 90'],
+    ['latitude=0', 'longitude is required: a number between -180 and 180'],
+    ['latitude=91&longitude=0', 'latitude must be a number between -90 and 90'],
+    ['latitude=0&longitude=-180.5', 'longitude must be a number between -180 and 180'],
+    ['latitude=0&longitude=0&altitude=100001', 'altitude must be a number between -1000 and 100000 (metres)'],
+    ['latitude=0&longitude=0&mode=full', 'mode must be one of basic, extended'],
+    ['latitude=0&longitude=0&azimuth-range-from=-1', 'azimuth-range-from must be a number between 0 and 360'],
+    ['latitude=0&longitude=0&azimuth-range-to=361', 'azimuth-range-to must be a number between 0 and 360'],
+    ['latitude=0&longitude=0&elevation-threshold=9.99', 'elevation-threshold must be a number between 10 and 90'],
+    ['latitude=0&longitude=0&elevation-threshold=91', 'elevation-threshold must be a number between 10 and 90'],
+    ['latitude=0&longitude=0&visible-only=yes', 'visible-only must be true or false'],
+    ['latitude=0&longitude=0&latitude=1', 'latitude must be given only once'],
+    ['latitude=10abc&longitude=0', 'latitude must be a number between -90 and 90'],
+    ['latitude=&longitude=0', 'latitude must be a number between -90 and 90'],
+    ['latitude=0&longitude=Infinity', 'longitude must be a number between -180 and 180'],
+    ['latitude=0&longitude=0&time=2100-01-02T00:00:00Z', 'time must be an ISO 8601 instant'],
+  ])('%s → 400', async (query, message) => {
+    const { status, body } = await nearby(query)
+    expect(status).toBe(400)
+    expect(body.statusCode).toBe(400)
+    expect(body.message).toStartWith(message)
+  })
+
+  test('unknown parameters are ignored', async () => {
+    expect((await nearby('latitude=0&longitude=0&foo=bar')).status).toBe(200)
+  })
+})
