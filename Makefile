@@ -8,7 +8,7 @@ SHARED_SNAPSHOTS ?= ../shared/data/celestrak
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 
-.PHONY: run test build snapshot install deps-test typecheck clean
+.PHONY: run test build build-arm64 snapshot install deps-test typecheck clean
 
 $(BUN):
 	npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error bun@$(BUN_VERSION)
@@ -35,6 +35,11 @@ build: dist/sattrack
 dist/sattrack: node_modules/.installed data/snapshot.json $(shell find src -type f) package.json
 	$(BUN) build src/main.ts --compile --minify --bytecode --format=esm \
 		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack
+
+# 64-bit Raspberry Pi OS; Bun fetches the arm64 runtime from the npm registry.
+build-arm64: node_modules/.installed data/snapshot.json
+	$(BUN) build src/main.ts --compile --target=bun-linux-arm64 --minify --bytecode --format=esm \
+		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack-linux-arm64
 
 # Independent astronomy references (Skyfield, PyEphem, python-sgp4) from Debian.
 deps-test:
