@@ -51,7 +51,7 @@ typecheck: node_modules/.installed
 	$(BUN) x tsc -p tsconfig.json
 
 test: node_modules/.installed data/snapshot.json deps-test dist/sattrack
-	$(BUN) test
+	$(BUN) test --timeout 120000
 
 clean:
 	rm -rf dist node_modules .tools data/*.tle data/snapshot.json

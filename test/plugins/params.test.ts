@@ -14,7 +14,7 @@ const specs = {
 
 function parse(query: string) {
   const search = new URLSearchParams(query)
-  return parseParams(specs, (name) => search.getAll(name))
+  return parseParams(specs, (name) => search.getAll(name)) as Record<string, unknown>
 }
 
 function errorOf(query: string): string {

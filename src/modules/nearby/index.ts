@@ -1,6 +1,6 @@
 /** GET /api/v1/satellites/nearby: satellites above an observer. */
 import { Elysia } from 'elysia'
-import { findNearby } from '../../orbit/nearby.ts'
+import { NearbyEngine, TABLE_STEP_MS } from '../../orbit/nearby-engine.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { instantOf, type ModuleContext, observerParams, timeParam } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
@@ -25,13 +25,15 @@ const nearbyParams = {
 const nearbyRoute = routeParams({ query: nearbyParams })
 
 export function nearbyModule({ store, clock }: ModuleContext) {
+  const engine = new NearbyEngine()
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
     '/nearby',
     (ctx) => {
       const { query } = nearbyRoute.read(ctx)
       const instant = instantOf(query.time, clock)
       const observer = { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
-      const { sky, entries } = findNearby(store.current, {
+      const catalog = store.current
+      const { sky, entries } = engine.find(catalog, {
         observer,
         instant,
         minElevationDeg: query['elevation-threshold'],
@@ -39,6 +41,8 @@ export function nearbyModule({ store, clock }: ModuleContext) {
         azimuthToDeg: query['azimuth-range-to'],
         visibleOnly: query['visible-only'],
       })
+      // Requests for "now" keep coming: have the next grid table ready before it is needed.
+      if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
       const extended = query.mode === 'extended'
       return {
         metadata: { total: entries.length, mode: extended ? ('extended' as const) : ('basic' as const) },

@@ -1,0 +1,288 @@
+/**
+ * The fast path behind /nearby: position tables on a fixed time grid, shared by
+ * every request, and cubic Hermite interpolation between the two tables around
+ * the requested instant. A request costs one multiply-add pass over flat arrays
+ * plus exact look angles for the satellites it returns, instead of SGP4 for the
+ * whole catalogue. At a grid instant the answer is SGP4's own; between grid
+ * instants the interpolation error is far below a metre (checked against the
+ * plain loop in the tests).
+ */
+import { geodeticToEcf } from 'satellite.js'
+import type { Catalog } from '../catalog/catalog.ts'
+import { inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
+import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, type SatelliteState, siderealTimeRad, type Vector3 } from './position.ts'
+import {
+  emptyTable,
+  fillTable,
+  hermiteWeights,
+  interpolateState,
+  isComplete,
+  POSITION,
+  type PositionTable,
+  roughness,
+} from './position-table.ts'
+import { isSunlit, skyConditions, toGeodeticRad } from './sky.ts'
+
+/** Spacing of the position tables. Hermite error grows as step⁴: 10 s keeps it at millimetres for LEO. */
+export const TABLE_STEP_MS = 10_000
+/** Above this chord-velocity mismatch (km/s) a satellite is propagated exactly instead of interpolated. */
+const MAX_ROUGHNESS_KM_S = 1e-3
+/** Satellites propagated per slice when a table is filled ahead of need. */
+const SLICE = 1000
+const RAD_TO_DEG = 180 / Math.PI
+
+export interface NearbyEngineOptions {
+  /** Tables kept per catalogue (oldest dropped first). */
+  maxTables?: number
+  /** Runs a function later, off the current request (setTimeout in the service). */
+  defer?: (fn: () => void) => void
+}
+
+/** What the whole-catalogue scan needs to know about one request. */
+interface Scan {
+  /** Hermite weights (see `hermiteWeights`). */
+  weights: Float64Array
+  /** cos and sin of the sidereal time (TEME → Earth-fixed). */
+  rotation: [number, number]
+  observerEcf: [number, number, number]
+  /** The observer's geodetic vertical, a unit vector. */
+  vertical: [number, number, number]
+  /** sin² of the elevation threshold, with a hair of slack. */
+  sinMin2: number
+}
+
+/**
+ * The hot loop, kept in a small top-level function so the JIT compiles it
+ * well: interpolates each smooth satellite's position and keeps the indices of
+ * those above the threshold (the same geometry as the exact look angles).
+ */
+function scanAbove(a: PositionTable, b: PositionTable, smooth: Uint8Array, scan: Scan, indices: Int32Array) {
+  const w = scan.weights
+  const wp0 = w[0]!
+  const wv0 = w[1]!
+  const wp1 = w[2]!
+  const wv1 = w[3]!
+  const [cosG, sinG] = scan.rotation
+  const [ox, oy, oz] = scan.observerEcf
+  const [ux, uy, uz] = scan.vertical
+  const { sinMin2 } = scan
+  const ap = a.positionKm
+  const av = a.velocityKmS
+  const bp = b.positionKm
+  const bv = b.velocityKmS
+  const n = smooth.length
+  let count = 0
+  for (let i = 0; i < n; i++) {
+    if (smooth[i] === 0) continue
+    const j = 3 * i
+    const px = wp0 * ap[j]! + wv0 * av[j]! + wp1 * bp[j]! + wv1 * bv[j]!
+    const py = wp0 * ap[j + 1]! + wv0 * av[j + 1]! + wp1 * bp[j + 1]! + wv1 * bv[j + 1]!
+    const pz = wp0 * ap[j + 2]! + wv0 * av[j + 2]! + wp1 * bp[j + 2]! + wv1 * bv[j + 2]!
+    const dx = px * cosG + py * sinG - ox
+    const dy = -px * sinG + py * cosG - oy
+    const dz = pz - oz
+    const up = ux * dx + uy * dy + uz * dz
+    if (up <= 0 || up * up < sinMin2 * (dx * dx + dy * dy + dz * dz)) continue
+    indices[count++] = i
+  }
+  return { indices, count }
+}
+
+interface Interval {
+  a: PositionTable
+  b: PositionTable
+  /** 1 where the satellite is interpolated. */
+  smooth: Uint8Array
+  /** Satellites propagated exactly at the requested instant. */
+  exact: Int32Array
+}
+
+export class NearbyEngine {
+  private readonly tables = new WeakMap<Catalog, Map<number, PositionTable>>()
+  private readonly intervals = new WeakMap<Catalog, Map<number, Interval>>()
+  private indexBuffer = new Int32Array(0)
+  private readonly maxTables: number
+  private readonly defer: (fn: () => void) => void
+
+  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0) }: NearbyEngineOptions = {}) {
+    this.maxTables = maxTables
+    this.defer = defer
+  }
+
+  /** The table at grid instant `gridMs`, filled completely (synchronously if it has to be). */
+  table(catalog: Catalog, gridMs: number): PositionTable {
+    const table = this.entry(catalog, gridMs)
+    if (!isComplete(catalog, table)) fillTable(catalog, table)
+    return table
+  }
+
+  /** Starts filling the table at `gridMs` in slices, so a later request finds it ready. */
+  prefetch(catalog: Catalog, gridMs: number): void {
+    const table = this.entry(catalog, gridMs)
+    const step = () => {
+      if (isComplete(catalog, table)) return
+      fillTable(catalog, table, table.filled + SLICE)
+      this.defer(step)
+    }
+    if (!isComplete(catalog, table)) this.defer(step)
+  }
+
+  /** The grid instant at or before `instantMs`. */
+  static gridBefore(instantMs: number): number {
+    return Math.floor(instantMs / TABLE_STEP_MS) * TABLE_STEP_MS
+  }
+
+  /**
+   * The two tables around a grid interval and how to treat each satellite in
+   * it: interpolate (a position at both ends and a smooth path), propagate
+   * exactly (a position at one end only, or a path too fast to interpolate),
+   * or skip (no position at either end: SGP4 errors and heights out of range
+   * do not come and go within seconds).
+   */
+  private interval(catalog: Catalog, gridMs: number): Interval {
+    const a = this.table(catalog, gridMs)
+    const b = this.table(catalog, gridMs + TABLE_STEP_MS)
+    let byGrid = this.intervals.get(catalog)
+    if (!byGrid) {
+      byGrid = new Map()
+      this.intervals.set(catalog, byGrid)
+    }
+    const cached = byGrid.get(gridMs)
+    if (cached && cached.a === a && cached.b === b) return cached
+    const smooth = new Uint8Array(catalog.size)
+    const exact: number[] = []
+    for (let i = 0; i < catalog.size; i++) {
+      const sa = a.status[i]
+      const sb = b.status[i]
+      if (sa === POSITION && sb === POSITION) {
+        if (roughness(a, b, i) < MAX_ROUGHNESS_KM_S) smooth[i] = 1
+        else exact.push(i)
+      } else if (sa === POSITION || sb === POSITION) {
+        exact.push(i) // gains or loses its position within the interval
+      }
+    }
+    const interval = { a, b, smooth, exact: Int32Array.from(exact) }
+    while (byGrid.size >= this.maxTables) byGrid.delete(byGrid.keys().next().value!)
+    byGrid.set(gridMs, interval)
+    return interval
+  }
+
+  find(catalog: Catalog, query: NearbyQuery): NearbyResult {
+    const t = query.instant.getTime()
+    const gmst = siderealTimeRad(query.instant)
+    const sky = skyConditions(query.observer, query.instant, gmst)
+    if (query.visibleOnly && !sky.darkEnough) return { sky, entries: [] }
+
+    const site = toGeodeticRad(query.observer)
+    const o = geodeticToEcf(site)
+    const sinLat = Math.sin(site.latitude)
+    const cosLat = Math.cos(site.latitude)
+    const sinLon = Math.sin(site.longitude)
+    const cosLon = Math.cos(site.longitude)
+    // The local vertical (geodetic normal): elevation is the angle above the plane normal to it.
+    const ux = cosLat * cosLon
+    const uy = cosLat * sinLon
+    const uz = sinLat
+    const sinMin = Math.sin(query.minElevationDeg / RAD_TO_DEG)
+    // A hair of slack so rounding never drops a satellite the exact test keeps.
+    const sinMin2 = sinMin * sinMin * (1 - 1e-9)
+    const cosG = Math.cos(gmst)
+    const sinG = Math.sin(gmst)
+    const entries: NearbyEntry[] = []
+
+    /**
+     * The full treatment of one satellite above the threshold, given its state
+     * (TEME) and its topocentric vector (Earth-fixed, km): look angles as
+     * satellite.js's `ecfToLookAngles` computes them, then the filters.
+     */
+    const consider = (i: number, eciKm: Vector3, velocityKmS: Vector3, dx: number, dy: number, dz: number) => {
+      const south = sinLat * cosLon * dx + sinLat * sinLon * dy - cosLat * dz
+      const east = -sinLon * dx + cosLon * dy
+      const zenith = cosLat * cosLon * dx + cosLat * sinLon * dy + sinLat * dz
+      const rangeKm = Math.sqrt(south * south + east * east + zenith * zenith)
+      const elevationDeg = Math.asin(zenith / rangeKm) * RAD_TO_DEG
+      if (elevationDeg < query.minElevationDeg) return
+      let azimuthDeg = (Math.atan2(-east, south) + Math.PI) * RAD_TO_DEG
+      if (azimuthDeg >= 360) azimuthDeg -= 360
+      if (!inAzimuthWindow(azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) return
+      const geo = eciToGeodeticFast(eciKm, gmst)
+      if (!(geo.height >= 0 && geo.height <= MAX_HEIGHT_KM)) return
+      const sunlit = isSunlit(eciKm, sky.sunAu)
+      const visible = sunlit && sky.darkEnough
+      if (query.visibleOnly && !visible) return
+      const state: SatelliteState = {
+        eciKm,
+        velocityKmS,
+        latitudeDeg: geo.latitude * RAD_TO_DEG,
+        longitudeDeg: geo.longitude * RAD_TO_DEG,
+        altitudeKm: geo.height,
+        speedKmH: Math.hypot(velocityKmS.x, velocityKmS.y, velocityKmS.z) * 3600,
+      }
+      entries.push({ satellite: catalog.satellites[i]!, state, look: { azimuthDeg, elevationDeg, rangeKm }, sunlit, visible })
+    }
+
+    const gridMs = NearbyEngine.gridBefore(t)
+    const onGrid = t === gridMs
+    // On the grid the table holds SGP4's own answer; between grid instants, Hermite weights.
+    const { a, b, smooth, exact } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
+    const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
+    const scan: Scan = {
+      weights,
+      rotation: [cosG, sinG],
+      observerEcf: [o.x, o.y, o.z],
+      vertical: [ux, uy, uz],
+      sinMin2,
+    }
+    const found = scanAbove(a, b, smooth, scan, this.scratch(catalog.size))
+    const s = new Float64Array(6)
+    for (let k = 0; k < found.count; k++) {
+      const i = found.indices[k]!
+      interpolateState(a, b, i, weights, s)
+      const p = { x: s[0]!, y: s[1]!, z: s[2]! }
+      const dx = p.x * cosG + p.y * sinG - o.x
+      const dy = -p.x * sinG + p.y * cosG - o.y
+      consider(i, p, { x: s[3]!, y: s[4]!, z: s[5]! }, dx, dy, p.z - o.z)
+    }
+    for (const i of exact) {
+      const result = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, query.instant, gmst)
+      if (!result.ok) continue
+      const p = result.state.eciKm
+      const dx = p.x * cosG + p.y * sinG - o.x
+      const dy = -p.x * sinG + p.y * cosG - o.y
+      consider(i, p, result.state.velocityKmS, dx, dy, p.z - o.z)
+    }
+    entries.sort((x, y) => y.look.elevationDeg - x.look.elevationDeg || x.satellite.noradId - y.satellite.noradId)
+    return { sky, entries }
+  }
+
+  /** A reusable index buffer (requests run one at a time on the event loop). */
+  private scratch(size: number): Int32Array {
+    if (this.indexBuffer.length < size) this.indexBuffer = new Int32Array(size)
+    return this.indexBuffer
+  }
+
+  /** A grid instant as a degenerate interval: every satellite with a position is read from the table as is. */
+  private onGrid(catalog: Catalog, gridMs: number): Interval {
+    const a = this.table(catalog, gridMs)
+    const smooth = new Uint8Array(catalog.size)
+    for (let i = 0; i < catalog.size; i++) smooth[i] = a.status[i] === POSITION ? 1 : 0
+    return { a, b: a, smooth, exact: new Int32Array(0) }
+  }
+
+  private entry(catalog: Catalog, gridMs: number): PositionTable {
+    let byInstant = this.tables.get(catalog)
+    if (!byInstant) {
+      byInstant = new Map()
+      this.tables.set(catalog, byInstant)
+    }
+    let table = byInstant.get(gridMs)
+    if (table) {
+      byInstant.delete(gridMs) // re-inserted below: most recently used last
+    } else {
+      table = emptyTable(catalog, gridMs)
+      while (byInstant.size >= this.maxTables) byInstant.delete(byInstant.keys().next().value!)
+    }
+    byInstant.set(gridMs, table)
+    return table
+  }
+}
