@@ -1,5 +1,6 @@
 /** GET /api/v1/satellites, /:noradId, /:noradId/geoposition and /iss through app.handle. */
 import { beforeAll, describe, expect, test } from 'bun:test'
+import { brotliDecompressSync } from 'node:zlib'
 import type { Catalog } from '../../src/catalog/catalog.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
@@ -43,12 +44,39 @@ describe('GET /api/v1/satellites', () => {
   test('strong ETag; If-None-Match answers 304', async () => {
     const first = await request(app, '/api/v1/satellites')
     const etag = first.headers.get('etag')!
-    expect(etag).toMatch(/^"[0-9a-f]+"$/)
+    expect(etag).toMatch(/^"[0-9a-z]+"$/)
+    expect(first.headers.get('cache-control')).toContain('max-age')
     const again = await request(app, '/api/v1/satellites', { headers: { 'if-none-match': etag } })
     expect(again.status).toBe(304)
     expect(again.text).toBe('')
+    expect(again.headers.get('etag')).toBe(etag)
+    const listed = await request(app, '/api/v1/satellites', { headers: { 'if-none-match': `"other", ${etag}` } })
+    expect(listed.status).toBe(304)
     const other = await request(app, '/api/v1/satellites', { headers: { 'if-none-match': '"nope"' } })
     expect(other.status).toBe(200)
+  })
+
+  test('compressed once per catalogue: brotli or gzip as the client accepts, same content', async () => {
+    const plain = await app.handle(new Request('http://localhost/api/v1/satellites'))
+    const identity = new Uint8Array(await plain.arrayBuffer())
+    for (const [accept, encoding, decode] of [
+      ['gzip, deflate, br', 'br', (b: Uint8Array) => brotliDecompressSync(b)],
+      ['gzip;q=1, br;q=0', 'gzip', (b: Uint8Array) => Bun.gunzipSync(b)],
+    ] as const) {
+      const res = await app.handle(new Request('http://localhost/api/v1/satellites', { headers: { 'accept-encoding': accept } }))
+      expect(res.headers.get('content-encoding')).toBe(encoding)
+      expect(res.headers.get('vary')).toBe('Accept-Encoding')
+      const body = new Uint8Array(await res.arrayBuffer())
+      expect(body.length).toBeLessThan(identity.length / 3)
+      expect(new Uint8Array(decode(body))).toEqual(identity)
+      // The encoded variant's tag differs, and it still validates a conditional request.
+      const tag = res.headers.get('etag')!
+      expect(tag).not.toBe(plain.headers.get('etag'))
+      const cond = await app.handle(new Request('http://localhost/api/v1/satellites', { headers: { 'accept-encoding': accept, 'if-none-match': tag } }))
+      expect(cond.status).toBe(304)
+    }
+    const none = await app.handle(new Request('http://localhost/api/v1/satellites', { headers: { 'accept-encoding': 'identity' } }))
+    expect(none.headers.get('content-encoding')).toBeNull()
   })
 })
 
@@ -60,6 +88,14 @@ describe('GET /api/v1/satellites/:noradId', () => {
     expect(body.data.name).toBe('ISS (ZARYA)')
     expect(body.data.labels).toContain('LEO')
     expect(body.data.groups).toContain('stations')
+  })
+
+  test('one satellite has its own ETag and answers 304 to it', async () => {
+    const first = await request(app, '/api/v1/satellites/25544')
+    const second = await request(app, '/api/v1/satellites/20580')
+    expect(first.headers.get('etag')).not.toBe(second.headers.get('etag'))
+    const again = await request(app, '/api/v1/satellites/25544', { headers: { 'if-none-match': first.headers.get('etag')! } })
+    expect(again.status).toBe(304)
   })
 
   test.each([

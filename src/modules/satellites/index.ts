@@ -4,6 +4,7 @@ import type { Catalog, Satellite } from '../../catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from '../../orbit/position.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
+import { jsonRepresentation, RepresentationCache } from '../../plugins/representations.ts'
 import { instantOf, type ModuleContext, noradIdParam, timeParam } from '../common.ts'
 import {
   ErrorSchema,
@@ -37,36 +38,25 @@ function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) 
   return result.state
 }
 
-/** The whole list, serialised once per catalogue. */
-function listBody(cache: WeakMap<Catalog, string>, catalog: Catalog): string {
-  let body = cache.get(catalog)
-  if (body === undefined) {
-    body = JSON.stringify({ data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } })
-    cache.set(catalog, body)
-  }
-  return body
-}
-
 export function satellitesModule({ store, clock }: ModuleContext) {
-  const listCache = new WeakMap<Catalog, string>()
+  const answers = new RepresentationCache<Catalog>()
 
   return new Elysia({ name: 'satellites', prefix: '/api/v1/satellites' })
     .get(
       '',
       ({ request }) => {
         const catalog = store.current
-        const etag = `"${catalog.version}"`
-        const headers = { etag, 'cache-control': 'public, max-age=60', 'content-type': 'application/json; charset=utf-8' }
-        if (request.headers.get('if-none-match')?.split(/\s*,\s*/).includes(etag)) {
-          return new Response(null, { status: 304, headers })
-        }
-        return new Response(listBody(listCache, catalog), { headers })
+        const list = answers.get(catalog, 'list', () =>
+          jsonRepresentation(catalog.version, 'list', { data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } }),
+        )
+        return answers.respond(request, list)
       },
       {
         response: { 200: SatelliteListSchema },
         detail: {
           summary: 'List all satellites',
-          description: 'The whole catalogue ordered by noradId ascending. Sent with a strong ETag; If-None-Match gives 304.',
+          description:
+            'The whole catalogue ordered by noradId ascending. Serialised and compressed (gzip, brotli) once per catalogue version; sent with a strong ETag, and a matching If-None-Match gets 304.',
         },
       },
     )
@@ -93,7 +83,13 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       '/:noradId',
       (ctx) => {
         const { params } = oneRoute.read(ctx)
-        return { data: satelliteJson(findSatellite(store.current, params.noradId)), metadata: { total: 1 as const } }
+        const catalog = store.current
+        const satellite = findSatellite(catalog, params.noradId)
+        const key = `satellite/${satellite.noradId}`
+        const one = answers.get(catalog, key, () =>
+          jsonRepresentation(catalog.version, key, { data: satelliteJson(satellite), metadata: { total: 1 } }),
+        )
+        return answers.respond(ctx.request, one)
       },
       {
         ...oneRoute.hooks,

@@ -1,0 +1,111 @@
+/**
+ * Answers that depend only on the catalogue version (the list, one satellite,
+ * the element-set export): serialised once per version, compressed once per
+ * encoding, sent with a strong ETag and Cache-Control, and answered with 304
+ * when the client already has them.
+ */
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
+
+export type Encoding = 'br' | 'gzip' | 'identity'
+
+/** Bodies below this size are not worth compressing. */
+const MIN_COMPRESS_BYTES = 1024
+
+export interface Representation {
+  /** Strong validator of the identity body; encoded variants append the encoding. */
+  etag: string
+  contentType: string
+  body: Uint8Array
+}
+
+/** Compressed variants of one body, each made on first use and then kept. */
+class Variants {
+  private readonly encoded = new Map<Encoding, Uint8Array>()
+
+  constructor(readonly representation: Representation) {}
+
+  body(encoding: Encoding): Uint8Array {
+    if (encoding === 'identity') return this.representation.body
+    let body = this.encoded.get(encoding)
+    if (!body) {
+      body = encoding === 'br'
+        ? brotliCompressSync(this.representation.body, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: this.representation.body.length },
+          })
+        : gzipSync(this.representation.body, { level: 6 })
+      this.encoded.set(encoding, body)
+    }
+    return body
+  }
+}
+
+/** The best encoding the client accepts (brotli, then gzip), honouring `q=0`. */
+export function chooseEncoding(acceptEncoding: string | null, size: number): Encoding {
+  if (!acceptEncoding || size < MIN_COMPRESS_BYTES) return 'identity'
+  const accepted = new Map<string, number>()
+  for (const part of acceptEncoding.split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean)
+    accepted.set(name!, q ? Number(q[1]) : 1)
+  }
+  const weight = (name: string) => accepted.get(name) ?? (accepted.has('*') ? accepted.get('*')! : 0)
+  if (weight('br') > 0) return 'br'
+  if (weight('gzip') > 0) return 'gzip'
+  return 'identity'
+}
+
+/** Whether If-None-Match names this representation (any of its encodings, or `*`). */
+function notModified(ifNoneMatch: string | null, etag: string): boolean {
+  if (!ifNoneMatch) return false
+  const bare = etag.slice(1, -1)
+  return ifNoneMatch.split(',').some((tag) => {
+    const t = tag.trim().replace(/^W\//, '')
+    return t === '*' || t === etag || t.startsWith(`"${bare}-`)
+  })
+}
+
+/**
+ * A cache of representations keyed by an owner object (a catalogue) and a
+ * name; entries go away with their owner.
+ */
+export class RepresentationCache<Owner extends object> {
+  private readonly byOwner = new WeakMap<Owner, Map<string, Variants>>()
+
+  constructor(private readonly cacheControl = 'public, max-age=60') {}
+
+  get(owner: Owner, key: string, build: () => Representation): Variants {
+    let byKey = this.byOwner.get(owner)
+    if (!byKey) {
+      byKey = new Map()
+      this.byOwner.set(owner, byKey)
+    }
+    let variants = byKey.get(key)
+    if (!variants) {
+      variants = new Variants(build())
+      byKey.set(key, variants)
+    }
+    return variants
+  }
+
+  /** The HTTP answer for `request`: 304, or the body in the best accepted encoding. */
+  respond(request: Request, variants: Variants): Response {
+    const { etag, contentType, body } = variants.representation
+    const encoding = chooseEncoding(request.headers.get('accept-encoding'), body.length)
+    const headers: Record<string, string> = {
+      etag: encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`,
+      'cache-control': this.cacheControl,
+      vary: 'Accept-Encoding',
+      'content-type': contentType,
+    }
+    if (notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
+    if (encoding !== 'identity') headers['content-encoding'] = encoding
+    return new Response(variants.body(encoding), { headers })
+  }
+}
+
+/** A JSON representation with a strong ETag derived from `version` and `key`. */
+export function jsonRepresentation(version: string, key: string, value: unknown): Representation {
+  const body = new TextEncoder().encode(JSON.stringify(value))
+  const tag = Bun.hash(`${version}:${key}`).toString(36)
+  return { etag: `"${tag}"`, contentType: 'application/json; charset=utf-8', body }
+}
