@@ -7,16 +7,34 @@ export const DOCS_PATHS = ['/openapi', '/swagger'] as const
 export const SPEC_PATH = '/openapi/json'
 const SCALAR_PATH = '/openapi/scalar.js'
 
-/** Relative URLs, so the page also works behind a reverse proxy that adds a prefix. */
+/**
+ * Scalar with nothing that reaches outside this service: no web fonts, no
+ * telemetry, no hosted AI agent or MCP generator, no developer toolbar (it
+ * offers Scalar's hosted share/deploy), no proxy (requests go to this origin).
+ */
+const scalarConfiguration = {
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: false,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+}
+
+/**
+ * Relative URLs, so the page also works behind a reverse proxy that adds a prefix.
+ * The empty icon stops browsers asking for /favicon.ico (a 404).
+ */
 const docsPage = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>sattrack API</title>
+<link rel="icon" href="data:,">
 </head>
 <body>
-<script id="api-reference" data-url="openapi/json" data-configuration='{"withDefaultFonts":false,"hideClientButton":false,"telemetry":false}'></script>
+<script id="api-reference" data-url="openapi/json" data-configuration='${JSON.stringify(scalarConfiguration)}'></script>
 <script src="openapi/scalar.js"></script>
 </body>
 </html>`
