@@ -4,6 +4,7 @@
  * 400 messages name the parameter and the rule. Elysia's own coercion accepts
  * more than the contract allows (`1e2`, repeated keys) and loses field names.
  */
+import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
 import { ApiError } from './errors.ts'
 
@@ -122,14 +123,12 @@ function schemaOf(spec: ParamSpec): TSchema {
     case 'number':
       return t.Number({ ...meta, minimum: spec.min, maximum: spec.max, default: spec.default })
     case 'integer':
-      return t.Integer({ ...meta, minimum: spec.min, maximum: spec.max, default: spec.default })
+      // TypeBox's own Integer: the value is parsed already, and Elysia's adds a string form to the docs.
+      return Type.Integer({ ...meta, minimum: spec.min, maximum: spec.max, default: spec.default })
     case 'boolean':
       return t.Boolean({ ...meta, default: spec.default })
     case 'enum':
-      return t.Union(
-        spec.values.map((v) => t.Literal(v)),
-        { ...meta, default: spec.default },
-      )
+      return t.String({ ...meta, enum: [...spec.values], default: spec.default })
     case 'time':
       return t.String({ ...meta, format: 'date-time', examples: ['2026-05-30T12:00:00Z'] })
   }

@@ -15,16 +15,16 @@ export interface Representation {
   /** Strong validator of the identity body; encoded variants append the encoding. */
   etag: string
   contentType: string
-  body: Uint8Array
+  body: Uint8Array<ArrayBuffer>
 }
 
 /** Compressed variants of one body, each made on first use and then kept. */
 class Variants {
-  private readonly encoded = new Map<Encoding, Uint8Array>()
+  private readonly encoded = new Map<Encoding, Uint8Array<ArrayBuffer>>()
 
   constructor(readonly representation: Representation) {}
 
-  body(encoding: Encoding): Uint8Array {
+  body(encoding: Encoding): Uint8Array<ArrayBuffer> {
     if (encoding === 'identity') return this.representation.body
     let body = this.encoded.get(encoding)
     if (!body) {
@@ -105,7 +105,7 @@ export class RepresentationCache<Owner extends object> {
 
 /** A JSON representation with a strong ETag derived from `version` and `key`. */
 export function jsonRepresentation(version: string, key: string, value: unknown): Representation {
-  const body = new TextEncoder().encode(JSON.stringify(value))
+  const body = new TextEncoder().encode(JSON.stringify(value)) as Uint8Array<ArrayBuffer>
   const tag = Bun.hash(`${version}:${key}`).toString(36)
   return { etag: `"${tag}"`, contentType: 'application/json; charset=utf-8', body }
 }

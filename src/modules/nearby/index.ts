@@ -54,6 +54,7 @@ export function nearbyModule({ store, clock }: ModuleContext) {
       ...nearbyRoute.hooks,
       response: { 200: NearbyResponseSchema, 400: ErrorSchema },
       detail: {
+        tags: ['satellites'],
         summary: 'Satellites above an observer',
         description:
           'Every satellite with a position at or above `elevation-threshold`, highest first. `visible`: sunlit and the Sun at or below -6° at the observer.',

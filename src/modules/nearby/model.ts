@@ -1,10 +1,11 @@
 /** Schemas and JSON shapes of /nearby. */
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NearbyEntry } from '../../orbit/nearby.ts'
 import { iso, OrbitalParamsSchema } from '../satellites/model.ts'
 
 const basicFields = {
-  noradId: t.Integer(),
+  noradId: Type.Integer(),
   name: t.String(),
   labels: t.Array(t.String()),
   altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
@@ -27,7 +28,7 @@ export const NearbyEntrySchema = t.Object({
 })
 
 export const NearbyResponseSchema = t.Object({
-  metadata: t.Object({ total: t.Integer(), mode: t.Union([t.Literal('basic'), t.Literal('extended')]) }),
+  metadata: t.Object({ total: Type.Integer(), mode: t.Union([t.Literal('basic'), t.Literal('extended')]) }),
   observer: t.Object({
     latitude: t.Number(),
     longitude: t.Number(),

@@ -54,6 +54,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       {
         response: { 200: SatelliteListSchema },
         detail: {
+          tags: ['satellites'],
           summary: 'List all satellites',
           description:
             'The whole catalogue ordered by noradId ascending. Serialised and compressed (gzip, brotli) once per catalogue version; sent with a strong ETag, and a matching If-None-Match gets 304.',
@@ -76,7 +77,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       {
         ...issRoute.hooks,
         response: { 200: IssSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
-        detail: { summary: 'The International Space Station (25544) with its position' },
+        detail: { tags: ['satellites'], summary: 'The International Space Station (25544) with its position' },
       },
     )
     .get(
@@ -94,7 +95,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       {
         ...oneRoute.hooks,
         response: { 200: SatelliteOneSchema, 400: ErrorSchema, 404: ErrorSchema },
-        detail: { summary: 'One satellite' },
+        detail: { tags: ['satellites'], summary: 'One satellite' },
       },
     )
     .get(
@@ -119,6 +120,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
         ...geopositionRoute.hooks,
         response: { 200: SatellitePositionSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
         detail: {
+          tags: ['satellites'],
           summary: "A satellite's geoposition",
           description:
             'Sub-satellite point and height at `time` (default now). 422 when the satellite has no valid position then (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km).',

@@ -1,12 +1,18 @@
 /** Schemas and JSON shapes of satellites, geopositions and the list. */
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { SatelliteState } from '../../orbit/position.ts'
 
+/*
+ * Integers use TypeBox's own Integer: Elysia's `t.Integer` documents itself as
+ * "string or integer" (its query coercion), which is wrong for a response.
+ */
+
 export const ErrorSchema = t.Object(
   {
     message: t.String({ description: 'What is wrong: names the parameter and the rule' }),
-    statusCode: t.Integer({ description: 'Equals the HTTP status' }),
+    statusCode: Type.Integer({ description: 'Equals the HTTP status' }),
   },
   { description: 'Error body' },
 )
@@ -35,7 +41,7 @@ export const OrbitalParamsSchema = t.Object(
 )
 
 export const SatelliteSchema = t.Object({
-  noradId: t.Integer({ description: 'NORAD catalog number' }),
+  noradId: Type.Integer({ description: 'NORAD catalog number' }),
   name: t.String(),
   labels: t.Array(t.String(), { description: 'Derived tags; exactly one orbit class among LEO, MEO, GEO, HEO' }),
   groups: t.Array(t.String(), { description: 'Upstream groups the satellite was loaded from, sorted' }),
@@ -51,7 +57,7 @@ export const GeopositionSchema = t.Object({
 })
 
 export const SatellitePositionSchema = t.Object({
-  noradId: t.Integer(),
+  noradId: Type.Integer(),
   name: t.String(),
   latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
   longitude: t.Number({ description: 'degrees, -180..180' }),
@@ -62,7 +68,7 @@ export const SatellitePositionSchema = t.Object({
 
 export const SatelliteListSchema = t.Object({
   data: t.Array(SatelliteSchema),
-  metadata: t.Object({ total: t.Integer() }),
+  metadata: t.Object({ total: Type.Integer() }),
 })
 
 export const SatelliteOneSchema = t.Object({
