@@ -179,14 +179,16 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
     hooks: {
       ...(spec.query ? { query: paramsSchema(spec.query) } : {}),
       ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
-      transform(ctx: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) {
+      // An arrow function with a destructured context: Elysia's static analysis (Sucrose) reads
+      // hooks' source to decide what to parse, and chokes on minified method shorthand.
+      transform: ({ request, query, params }: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) => {
         if (spec.params) {
-          const raw = ctx.params as Record<string, string | undefined>
-          ctx.params = parseParams(spec.params, (name) => (raw[name] === undefined ? [] : [decodePathSegment(raw[name]!)]))
+          const raw = { ...params } as Record<string, string | undefined>
+          Object.assign(params, parseParams(spec.params, (name) => (raw[name] === undefined ? [] : [decodePathSegment(raw[name]!)])))
         }
         if (spec.query) {
-          const search = new URL(ctx.request.url).searchParams
-          ctx.query = parseParams(spec.query, (name) => search.getAll(name))
+          const search = new URL(request.url).searchParams
+          Object.assign(query, parseParams(spec.query, (name) => search.getAll(name)))
         }
       },
     },

@@ -1,12 +1,14 @@
 /** GET /api/v1/satellites/nearby: satellites above an observer. */
 import { Elysia } from 'elysia'
+import type { Catalog } from '../../catalog/catalog.ts'
+import type { NearbyQuery, NearbyResult } from '../../orbit/nearby.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../orbit/nearby-engine.ts'
-import { routeParams } from '../../plugins/params.ts'
+import { routeParams, type Values } from '../../plugins/params.ts'
 import { instantOf, type ModuleContext, observerParams, timeParam } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
-const nearbyParams = {
+export const nearbyParams = {
   ...observerParams,
   mode: { type: 'enum', values: ['basic', 'extended'], default: 'basic', description: 'Fields per satellite' },
   'azimuth-range-from': { type: 'number', min: 0, max: 360, default: 0, description: 'Lowest azimuth, degrees (inclusive)' },
@@ -24,6 +26,31 @@ const nearbyParams = {
 
 const nearbyRoute = routeParams({ query: nearbyParams })
 
+export type NearbyParams = Values<typeof nearbyParams>
+
+/** The /nearby answer for parsed parameters, with `find` doing the search (the engine, or the plain loop). */
+export function nearbyAnswer(
+  find: (catalog: Catalog, query: NearbyQuery) => NearbyResult,
+  catalog: Catalog,
+  query: NearbyParams,
+  instant: Date,
+) {
+  const { sky, entries } = find(catalog, {
+    observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
+    instant,
+    minElevationDeg: query['elevation-threshold'],
+    azimuthFromDeg: query['azimuth-range-from'],
+    azimuthToDeg: query['azimuth-range-to'],
+    visibleOnly: query['visible-only'],
+  })
+  const extended = query.mode === 'extended'
+  return {
+    metadata: { total: entries.length, mode: extended ? ('extended' as const) : ('basic' as const) },
+    observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
+    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended)),
+  }
+}
+
 export function nearbyModule({ store, clock }: ModuleContext) {
   const engine = new NearbyEngine()
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
@@ -31,24 +58,11 @@ export function nearbyModule({ store, clock }: ModuleContext) {
     (ctx) => {
       const { query } = nearbyRoute.read(ctx)
       const instant = instantOf(query.time, clock)
-      const observer = { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
       const catalog = store.current
-      const { sky, entries } = engine.find(catalog, {
-        observer,
-        instant,
-        minElevationDeg: query['elevation-threshold'],
-        azimuthFromDeg: query['azimuth-range-from'],
-        azimuthToDeg: query['azimuth-range-to'],
-        visibleOnly: query['visible-only'],
-      })
+      const answer = nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
-      const extended = query.mode === 'extended'
-      return {
-        metadata: { total: entries.length, mode: extended ? ('extended' as const) : ('basic' as const) },
-        observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
-        satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended)),
-      }
+      return answer
     },
     {
       ...nearbyRoute.hooks,

@@ -1,0 +1,201 @@
+/**
+ * `make bench`: measures the compiled executable on a loopback port with wrk,
+ * next to the plain satellite.js loop and a hello-world route in the same run,
+ * at 12k (embedded) and 30k (synthetic) satellites; prints one table and
+ * writes it, with the machine, to docs/benchmarks.md.
+ *
+ *   bun bench/run.ts [--duration 5] [--out docs/benchmarks.md]
+ */
+import { cpus, totalmem } from 'node:os'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+const root = join(import.meta.dir, '..')
+const executable = join(root, 'dist', 'sattrack')
+const args = process.argv.slice(2)
+const option = (name: string, fallback: string) => {
+  const i = args.indexOf(name)
+  return i >= 0 ? args[i + 1]! : fallback
+}
+const duration = Number(option('--duration', '5'))
+const outFile = option('--out', join(root, 'docs', 'benchmarks.md'))
+const synthetic30k = option('--snapshot-30k', join(root, 'bench', 'data', '30k'))
+const nearbyScript = join(import.meta.dir, 'random-observer.lua')
+
+interface Measure {
+  name: string
+  rps: number
+  p50Ms: number
+  p99Ms: number
+  connections: number
+}
+
+/** Milliseconds from a wrk latency figure such as `1.23ms`, `850.00us` or `1.02s`. */
+function toMs(text: string): number {
+  const m = /^([\d.]+)(us|ms|s|m)$/.exec(text)
+  if (!m) return Number.NaN
+  const value = Number(m[1])
+  return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm']
+}
+
+async function wrk(name: string, url: string, opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string> } = {}): Promise<Measure> {
+  const connections = opts.connections ?? 8
+  const cmd = ['wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '--timeout', '10s']
+  for (const h of opts.headers ?? []) cmd.push('-H', h)
+  if (opts.lua) cmd.push('-s', opts.lua)
+  cmd.push(url)
+  const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...opts.env } })
+  const out = await new Response(proc.stdout).text()
+  await proc.exited
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
+  const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '')
+  const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '')
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)
+  if (non2xx) console.error(`  ${name}: ${non2xx[1]} non-2xx/3xx answers`)
+  const measure = { name, rps, p50Ms: p50, p99Ms: p99, connections }
+  console.error(`  ${name.padEnd(34)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms`)
+  return measure
+}
+
+interface Server {
+  port: number
+  pid: number
+  startupMs: number
+  stop: () => Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, hostname: '127.0.0.1', fetch: () => new Response() })
+  const port = probe.port!
+  probe.stop(true)
+  return port
+}
+
+/** Starts the executable and returns when its healthcheck answers 200, with the time that took. */
+async function start(extraArgs: string[]): Promise<Server> {
+  const port = await freePort()
+  const dataHome = mkdtempSync(join(tmpdir(), 'sattrack-bench-'))
+  const began = performance.now()
+  const proc = Bun.spawn([executable, '--host', '127.0.0.1', '--port', String(port), '--bench-routes', ...extraArgs], {
+    stdout: 'ignore',
+    stderr: 'inherit',
+    env: { PATH: process.env.PATH ?? '', XDG_DATA_HOME: dataHome, HOME: dataHome },
+  })
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/service/healthcheck`)
+      if (res.status === 200) break
+    } catch {}
+    if (performance.now() - began > 20_000) throw new Error('the service did not become healthy in 20 s')
+    await Bun.sleep(2)
+  }
+  const startupMs = performance.now() - began
+  return {
+    port,
+    pid: proc.pid,
+    startupMs,
+    stop: async () => {
+      proc.kill('SIGTERM')
+      await proc.exited
+    },
+  }
+}
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024
+}
+
+async function startupMedian(extraArgs: string[], runs = 7): Promise<number> {
+  const times: number[] = []
+  for (let i = 0; i < runs; i++) {
+    const server = await start(extraArgs)
+    times.push(server.startupMs)
+    await server.stop()
+  }
+  times.sort((a, b) => a - b)
+  return times[Math.floor(runs / 2)]!
+}
+
+async function suite(label: string, extraArgs: string[]) {
+  console.error(`\n${label}`)
+  const startup = await startupMedian(extraArgs)
+  const server = await start(extraArgs)
+  const base = `http://127.0.0.1:${server.port}`
+  const listEtag = (await fetch(`${base}/api/v1/satellites`)).headers.get('etag')!
+  const nearby = (extra: string) => ({ lua: nearbyScript, env: { NEARBY_PATH: '/api/v1/satellites/nearby', NEARBY_EXTRA: extra } })
+  const results: Measure[] = [
+    await wrk('hello world', `${base}/bench/hello`),
+    await wrk('healthcheck', `${base}/api/v1/service/healthcheck`),
+    await wrk('geoposition (ISS, now)', `${base}/api/v1/satellites/25544/geoposition`),
+    await wrk('iss', `${base}/api/v1/satellites/iss`),
+    await wrk('list 200 (gzip)', `${base}/api/v1/satellites`, { headers: ['Accept-Encoding: gzip'] }),
+    await wrk('list 304', `${base}/api/v1/satellites`, { headers: [`If-None-Match: ${listEtag}`] }),
+    await wrk('plain loop nearby (random observer)', base, { lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }),
+    await wrk('nearby basic (random observer)', base, nearby('')),
+    await wrk('nearby extended (random observer)', base, nearby('&mode=extended')),
+    await wrk('nearby visible-only (random observer)', base, nearby('&visible-only=true')),
+    await wrk('plain loop nearby, 1 connection', base, { connections: 1, lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }),
+    await wrk('nearby basic, 1 connection', base, { connections: 1, ...nearby('') }),
+  ]
+  const rss = rssMb(server.pid)
+  await server.stop()
+  return { label, startup, rss, results }
+}
+
+function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
+  const by = (name: string) => s.results.find((r) => r.name === name)!
+  const plain = by('plain loop nearby (random observer)')
+  const health = by('healthcheck')
+  const hello = by('hello world')
+  const nearbyBasic = by('nearby basic (random observer)')
+  const one = by('nearby basic, 1 connection')
+  const plainOne = by('plain loop nearby, 1 connection')
+  const rows = s.results.map(
+    (r) =>
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.rps / plain.rps).toFixed(1)}× | ${(r.rps / hello.rps).toFixed(3)} |`,
+  )
+  const goals = [
+    ['nearby throughput vs the plain loop', `${(nearbyBasic.rps / plain.rps).toFixed(1)}×`],
+    ['nearby p50 vs the plain loop p50 (1 connection)', `1/${(plainOne.p50Ms / one.p50Ms).toFixed(1)}`],
+    ['nearby throughput vs the healthcheck', `1/${(health.rps / nearbyBasic.rps).toFixed(1)}`],
+    ['nearby p99 vs its own p50, 1 connection', `${(one.p99Ms / one.p50Ms).toFixed(2)}×`],
+    ['geoposition throughput vs the healthcheck', `${(by('geoposition (ISS, now)').rps / health.rps).toFixed(2)}×`],
+    ['list-304 throughput vs the healthcheck', `${(by('list 304').rps / health.rps).toFixed(2)}×`],
+    ['startup to healthy (median of 7)', `${s.startup.toFixed(0)} ms`],
+    ['RSS after the benchmark', `${s.rss.toFixed(0)} MB`],
+  ]
+  return [
+    `### ${s.label}`,
+    '',
+    '| endpoint | connections | requests/s | p50 ms | p99 ms | vs plain loop | vs hello world |',
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+    '| measure | result |',
+    '|---|---|',
+    ...goals.map(([k, v]) => `| ${k} | ${v} |`),
+  ].join('\n')
+}
+
+function machine(): string {
+  const cpu = cpus()
+  const bun = Bun.spawnSync([executable, '--version']).stdout.toString().trim()
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${process.platform}-${process.arch}; ${bun}; wrk -t1, ${duration} s per row`
+}
+
+const suites = [await suite('12k satellites (embedded snapshot)', []), await suite('30k satellites (synthetic)', ['--snapshot', synthetic30k])]
+const report = [
+  '# Benchmarks',
+  '',
+  `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
+  'Each nearby request asks for a different random observer (bench/random-observer.lua).',
+  'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
+  '',
+  ...suites.map(ratioTable),
+  '',
+].join('\n')
+console.log(`\n${report}`)
+writeFileSync(outFile, report)
+console.error(`written to ${outFile}`)
