@@ -8,7 +8,7 @@ SHARED_SNAPSHOTS ?= ../shared/data/celestrak
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 
-.PHONY: run test build build-arm64 snapshot install deps-test typecheck clean
+.PHONY: run test build build-arm64 snapshot install deps-test deps-bench bench typecheck clean
 
 $(BUN):
 	npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error bun@$(BUN_VERSION)
@@ -41,11 +41,32 @@ build-arm64: node_modules/.installed data/snapshot.json
 	$(BUN) build src/main.ts --compile --target=bun-linux-arm64 --minify --bytecode --format=esm \
 		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack-linux-arm64
 
-# Independent astronomy references (Skyfield, PyEphem, python-sgp4) from Debian.
+# Test dependencies from Debian: independent astronomy references (Skyfield,
+# PyEphem, python-sgp4) and Chromium for the browser tests (driven by
+# playwright-core; no browser download).
 deps-test:
-	@$(PYTHON_REF) -c 'import skyfield, ephem, sgp4' 2>/dev/null || { \
-		echo "installing python3-skyfield python3-ephem python3-sgp4"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-skyfield python3-ephem python3-sgp4 >/dev/null; }
+	@missing=""; \
+	$(PYTHON_REF) -c 'import skyfield, ephem, sgp4' 2>/dev/null || missing="$$missing python3-skyfield python3-ephem python3-sgp4"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+		echo "installing$$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+# Benchmark tools from Debian.
+deps-bench:
+	@command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+
+# Synthetic catalogues derived from the embedded snapshot's orbits.
+bench/data/30k/synthetic.tle: node_modules/.installed data/snapshot.json bench/generate.ts
+	$(BUN) bench/generate.ts 30000 bench/data/30k
+
+bench/data/100k/synthetic.tle: node_modules/.installed data/snapshot.json bench/generate.ts
+	$(BUN) bench/generate.ts 100000 bench/data/100k
+
+# Throughput, latency, startup and memory of dist/sattrack (not part of make test).
+bench: deps-bench dist/sattrack bench/data/30k/synthetic.tle bench/data/100k/synthetic.tle
+	$(BUN) bench/run.ts
 
 typecheck: node_modules/.installed
 	$(BUN) x tsc -p tsconfig.json
