@@ -1,5 +1,6 @@
 /** createApp: the HTTP application over a catalogue store. Never listens and does no I/O at import. */
 import { Elysia } from 'elysia'
+import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
 import { nearbyModule } from './modules/nearby/index.ts'
 import { satellitesModule } from './modules/satellites/index.ts'
@@ -14,6 +15,10 @@ export interface AppOptions {
   clock?: () => number
   /** Value of Access-Control-Allow-Origin; `*` by default. */
   corsOrigin?: string
+  /** The background refresh state for /service/status; refresh shows as disabled without it. */
+  refreshStatus?: () => RefreshStatus
+  /** When the service started, ms since 1970 (uptime); default: when the app is created. */
+  startedAtMs?: number
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -26,7 +31,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path))
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*' }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs }: AppOptions) {
   let isKnownPath: ((path: string) => boolean) | undefined
   const methodsFor = (path: string) => {
     isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
@@ -37,6 +42,9 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*' }: AppOpti
   const app = new Elysia()
     .use(errors({ methodsFor }))
     .onRequest(({ request, set }) => {
+      // Defaults every answer carries (a Response with its own content-type keeps it).
+      set.headers['content-type'] = 'application/json; charset=utf-8'
+      set.headers.date = new Date().toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
       if (request.method !== 'OPTIONS') return
@@ -55,7 +63,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*' }: AppOpti
     .use(docs(VERSION))
     .use(satellitesModule(context))
     .use(nearbyModule(context))
-    .use(serviceModule(context))
+    .use(serviceModule(context, { refreshStatus, startedAtMs }))
   return app
 }
 

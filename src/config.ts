@@ -1,12 +1,26 @@
 /** Flags and environment variables → one validated Config; the --help text. */
+import type { ElementFormat } from './catalog/formats.ts'
+import { defaultDataDir } from './catalog/persist.ts'
 import { VERSION } from './version.ts'
 
 export interface Config {
   port: number
   host: string
-  /** A snapshot file or folder to load in place of the embedded one. */
+  /** A snapshot file or folder to load (used when it is newer than the embedded one and the cache). */
   snapshot: string | null
   corsOrigin: string
+  /** The CelesTrak-compatible GP endpoint to refresh from; null: no refresh (the default). */
+  refreshUrl: string | null
+  /** Time between refresh rounds, ms. */
+  refreshIntervalMs: number
+  /** Groups to refresh; null: the groups of the catalogue loaded at start. */
+  refreshGroups: string[] | null
+  /** FORMAT asked of the endpoint. */
+  refreshFormat: ElementFormat
+  /** The longest one request may take, ms. */
+  refreshTimeoutMs: number
+  /** Where the refreshed data is kept between runs. */
+  dataDir: string
 }
 
 export type ConfigResult =
@@ -22,6 +36,8 @@ interface OptionSpec {
   valueName: string
   description: string
   default: Config[keyof Config]
+  /** The default as --help shows it, when the value itself reads badly. */
+  defaultText?: string
   parse: (raw: string) => Config[keyof Config] | Error
 }
 
@@ -31,6 +47,60 @@ const port = (raw: string) => {
 }
 const nonEmpty = (raw: string) => (raw.trim() === '' ? new Error('must not be empty') : raw)
 
+const HOUR_MS = 3_600_000
+const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS }
+
+/** `90s`, `30m`, `6h`, `1d`, `1h30m`, or plain seconds → ms. */
+export function parseDuration(raw: string): number | null {
+  const text = raw.trim()
+  if (/^\d+$/.test(text)) return Number(text) * 1000
+  if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(text)) return null
+  let total = 0
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h|d)/g)) total += Number(m[1]) * DURATION_UNITS_MS[m[2]!]!
+  return total
+}
+
+const duration = (minMs: number, maxMs: number, range: string) => (raw: string) => {
+  const ms = parseDuration(raw)
+  if (ms === null) return new Error('must be a duration such as 90s, 30m or 6h')
+  if (ms < minMs || ms > maxMs) return new Error(`must be between ${range}`)
+  return ms
+}
+
+const httpUrl = (raw: string) => {
+  let url: URL
+  try {
+    url = new URL(raw.trim())
+  } catch {
+    return new Error('must be an http:// or https:// URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return new Error('must be an http:// or https:// URL')
+  return url.toString()
+}
+
+const GROUP_NAME = /^[A-Za-z0-9][A-Za-z0-9_.+-]*$/
+const groupList = (raw: string) => {
+  const groups = [...new Set(raw.split(',').map((g) => g.trim()).filter((g) => g !== ''))]
+  if (groups.length === 0) return new Error('must name at least one group')
+  const bad = groups.find((g) => !GROUP_NAME.test(g))
+  if (bad) return new Error(`"${bad}" is not a group name (letters, digits, - _ . +)`)
+  return groups
+}
+
+const refreshFormat = (raw: string) => {
+  const format = raw.trim().toLowerCase()
+  return format === 'json' || format === 'csv' || format === 'tle' ? format : new Error('must be json, csv or tle')
+}
+
+/** CelesTrak's usage policy: data changes at most every 2 hours, so do not ask more often. */
+export const CELESTRAK_MIN_INTERVAL_MS = 2 * HOUR_MS
+
+/** Whether an endpoint is CelesTrak's own (celestrak.org, celestrak.com and their subdomains). */
+export function isCelestrakHost(url: string): boolean {
+  const host = new URL(url).hostname.toLowerCase().replace(/\.$/, '')
+  return ['celestrak.org', 'celestrak.com'].some((domain) => host === domain || host.endsWith(`.${domain}`))
+}
+
 const OPTIONS: readonly OptionSpec[] = [
   { key: 'port', flag: '--port', env: ['SATTRACK_PORT', 'PORT'], valueName: 'N', description: 'TCP port to listen on', default: 3000, parse: port },
   { key: 'host', flag: '--host', env: ['SATTRACK_HOST', 'HOST'], valueName: 'H', description: 'address to listen on', default: '0.0.0.0', parse: nonEmpty },
@@ -39,7 +109,8 @@ const OPTIONS: readonly OptionSpec[] = [
     flag: '--snapshot',
     env: ['SATTRACK_SNAPSHOT'],
     valueName: 'PATH',
-    description: 'element sets to load instead of the embedded snapshot: a <group>.tle file, a folder of them, or a snapshot.json bundle',
+    description:
+      'element sets to start from when newer than the embedded snapshot and the cache: a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json',
     default: null,
     parse: nonEmpty,
   },
@@ -52,13 +123,74 @@ const OPTIONS: readonly OptionSpec[] = [
     default: '*',
     parse: nonEmpty,
   },
+  {
+    key: 'refreshUrl',
+    flag: '--refresh-url',
+    env: ['SATTRACK_REFRESH_URL'],
+    valueName: 'URL',
+    description: 'refresh in the background from this CelesTrak-compatible GP endpoint (GROUP and FORMAT are added), e.g. https://celestrak.org/NORAD/elements/gp.php',
+    default: null,
+    defaultText: 'off',
+    parse: httpUrl,
+  },
+  {
+    key: 'refreshIntervalMs',
+    flag: '--refresh-interval',
+    env: ['SATTRACK_REFRESH_INTERVAL'],
+    valueName: 'DURATION',
+    description: 'time between refresh rounds (90s, 30m, 6h; at least 2h for celestrak.org)',
+    default: 6 * HOUR_MS,
+    defaultText: '6h',
+    parse: duration(1000, 30 * 24 * HOUR_MS, '1s and 30d'),
+  },
+  {
+    key: 'refreshGroups',
+    flag: '--refresh-groups',
+    env: ['SATTRACK_REFRESH_GROUPS'],
+    valueName: 'G1,G2',
+    description: 'CelesTrak groups to refresh',
+    default: null,
+    defaultText: 'the groups loaded at start',
+    parse: groupList,
+  },
+  {
+    key: 'refreshFormat',
+    flag: '--refresh-format',
+    env: ['SATTRACK_REFRESH_FORMAT'],
+    valueName: 'FORMAT',
+    description: 'FORMAT to ask for: json (OMM), csv (OMM) or tle',
+    default: 'json',
+    parse: refreshFormat,
+  },
+  {
+    key: 'refreshTimeoutMs',
+    flag: '--refresh-timeout',
+    env: ['SATTRACK_REFRESH_TIMEOUT'],
+    valueName: 'DURATION',
+    description: 'the longest one refresh request may take, body included',
+    default: 30_000,
+    defaultText: '30s',
+    parse: duration(100, 10 * 60_000, '100ms and 10m'),
+  },
+  {
+    key: 'dataDir',
+    flag: '--data-dir',
+    env: ['SATTRACK_DATA_DIR'],
+    valueName: 'DIR',
+    description: 'where refreshed data is kept between runs (created when first needed)',
+    default: null as unknown as string,
+    defaultText: '$XDG_DATA_HOME/sattrack or ~/.local/share/sattrack',
+    parse: nonEmpty,
+  },
 ]
 
 export function helpText(): string {
+  const width = Math.max(...OPTIONS.map((o) => `  ${o.flag} ${o.valueName}`.length)) + 2
   const rows = OPTIONS.map((o) => {
-    const left = `  ${o.flag} ${o.valueName}`.padEnd(24)
-    const dflt = o.default === null ? '' : ` (default: ${o.default})`
-    return `${left}${o.description}${dflt}\n${' '.repeat(24)}env: ${o.env.join(', ')}`
+    const left = `  ${o.flag} ${o.valueName}`.padEnd(width)
+    const shown = o.defaultText ?? (o.default === null ? null : String(o.default))
+    const dflt = shown === null ? '' : ` (default: ${shown})`
+    return `${left}${o.description}${dflt}\n${' '.repeat(width)}env: ${o.env.join(', ')}`
   })
   return [
     `sattrack ${VERSION}: satellite tracking HTTP service`,
@@ -66,10 +198,10 @@ export function helpText(): string {
     'Usage: sattrack [options]',
     '',
     ...rows,
-    `${'  --help'.padEnd(24)}print this help and exit`,
-    `${'  --version'.padEnd(24)}print the version and exit`,
+    `${'  --help'.padEnd(width)}print this help and exit`,
+    `${'  --version'.padEnd(width)}print the version and exit`,
     '',
-    'Flags win over environment variables.',
+    'Flags win over environment variables. Durations: 90s, 30m, 6h, 1d.',
   ].join('\n')
 }
 
@@ -101,6 +233,13 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     if (raw === undefined) return { kind: 'error', message: `${flag} needs a value` }
     const error = set(o, raw, flag)
     if (error) return { kind: 'error', message: error }
+  }
+  if (config.dataDir === null) config.dataDir = defaultDataDir(env)
+  if (config.refreshUrl && isCelestrakHost(config.refreshUrl) && config.refreshIntervalMs < CELESTRAK_MIN_INTERVAL_MS) {
+    return {
+      kind: 'error',
+      message: `--refresh-interval must be at least 2h when refreshing from ${new URL(config.refreshUrl).hostname} (CelesTrak's usage policy); got ${config.refreshIntervalMs / 1000}s`,
+    }
   }
   return { kind: 'run', config }
 }

@@ -80,12 +80,20 @@ export class Catalog {
   }
 }
 
+/**
+ * The SGP4 record of an element set. A set read from a TLE is initialised from
+ * its lines, exactly as published; one read from OMM from its values, which
+ * carry more precision than the TLE form (the epoch to the microsecond).
+ */
 export function createSatrec(elements: ElementSet): SatRec {
-  if (elements.tle) return twoline2satrec(elements.tle.line1, elements.tle.line2)
-  return json2satrec({
+  if (elements.tle && elements.sourceFormat !== 'omm') return twoline2satrec(elements.tle.line1, elements.tle.line2)
+  const epochUs = elements.epochUs ?? elements.epochMs * 1000
+  const wholeMs = Math.floor(epochUs / 1000)
+  const satrec = json2satrec({
     OBJECT_NAME: elements.name,
     OBJECT_ID: elements.intlDesignator,
-    EPOCH: new Date(elements.epochMs).toISOString(),
+    // json2satrec reads the epoch through Date, which keeps whole milliseconds.
+    EPOCH: new Date(wholeMs).toISOString(),
     MEAN_MOTION: elements.meanMotionRevPerDay,
     ECCENTRICITY: elements.eccentricity,
     INCLINATION: elements.inclinationDeg,
@@ -98,6 +106,10 @@ export function createSatrec(elements: ElementSet): SatRec {
     MEAN_MOTION_DOT: elements.meanMotionDot,
     MEAN_MOTION_DDOT: elements.meanMotionDdot,
   })
+  // Add back the sub-millisecond part: propagation measures time from jdsatepoch.
+  // (The deep-space terms computed at initialisation move by far less than that.)
+  satrec.jdsatepoch += (epochUs - wholeMs * 1000) / 86_400_000_000
+  return satrec
 }
 
 /**

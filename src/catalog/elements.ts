@@ -1,4 +1,4 @@
-/** Element sets: TLE/3LE parsing with full validation, orbital parameters and labels. */
+/** Element sets: TLE/3LE parsing with full validation, orbital parameters and labels (OMM is in omm.ts). */
 import { constants } from 'satellite.js'
 
 /** Two lines of a TLE, exactly as published (69 characters each). */
@@ -34,6 +34,13 @@ export interface ElementSet {
   revAtEpoch: number
   /** The two-line form, or null when the element set has none (OMM past the 5-digit range). */
   tle: TleLines | null
+  /**
+   * The epoch in µs since 1970 UTC: OMM publishes microseconds, a TLE day
+   * fraction resolves 0.864 ms. `epochMs` is this rounded to the millisecond.
+   */
+  epochUs?: number
+  /** The form the element set was read from: `tle` (TLE/3LE text) or `omm` (JSON or CSV). */
+  sourceFormat?: 'tle' | 'omm'
 }
 
 export type ParseResult = { ok: true; elements: ElementSet } | { ok: false; reason: string }
@@ -94,11 +101,24 @@ function integerField(text: string, blankAs: number | null = null): number | nul
 }
 
 /** Two-digit TLE year: 57..99 → 1957..1999, 00..56 → 2000..2056. */
+function tleYear(yy: number): number {
+  return yy < 57 ? 2000 + yy : 1900 + yy
+}
+
+/** Days in a Gregorian year: 365 or 366. */
+export function daysInYear(year: number): number {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 366 : 365
+}
+
 function epochMsFromTle(yy: number, dayOfYear: number): number | null {
-  const year = yy < 57 ? 2000 + yy : 1900 + yy
-  const daysInYear = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 366 : 365
-  if (!(dayOfYear >= 1 && dayOfYear < daysInYear + 1)) return null
+  const year = tleYear(yy)
+  if (!(dayOfYear >= 1 && dayOfYear < daysInYear(year) + 1)) return null
   return Math.round(Date.UTC(year, 0, 1) + (dayOfYear - 1) * 86_400_000)
+}
+
+/** The TLE epoch in µs since 1970 (8 decimals of a day are multiples of 864 µs). */
+function epochUsFromTle(yy: number, dayOfYear: number): number {
+  return Math.round(Date.UTC(tleYear(yy), 0, 1) * 1000 + (dayOfYear - 1) * 86_400_000_000)
 }
 
 function inRange(value: number | null, min: number, max: number): value is number {
@@ -177,6 +197,8 @@ export function parseTle(name: string, rawLine1: string, rawLine2: string): Pars
       meanMotionRevPerDay,
       revAtEpoch,
       tle: { line1, line2 },
+      epochUs: epochUsFromTle(yy, dayOfYear),
+      sourceFormat: 'tle',
     },
   }
 }
@@ -189,7 +211,7 @@ function cleanName(line: string): string {
 
 export interface TextParseResult {
   elements: ElementSet[]
-  /** One entry per rejected element set: where it started (1-based line) and why. */
+  /** One entry per rejected element set: where it started (1-based line; for OMM JSON the record number) and why. */
   invalid: { line: number; reason: string }[]
 }
 

@@ -1,8 +1,10 @@
-/** Snapshots: the one embedded at build time and the ones `--snapshot` points at. */
+/** Snapshots: the one embedded at build time and the ones `--snapshot` points at (TLE, OMM JSON or CSV). */
 import { readdir, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { buildCatalog, type Catalog, type CatalogOrigin } from './catalog.ts'
-import { parseTleText } from './elements.ts'
+import type { ElementSet } from './elements.ts'
+import { type ElementFormat, formatOfFileName, parseAnyElements, parseElements } from './formats.ts'
+import { CACHE_KIND, deserializeCache, snapshotFromCache } from './persist.ts'
 
 /** The raw text of every group of a snapshot, and when the data was obtained. */
 export interface SnapshotData {
@@ -10,7 +12,8 @@ export interface SnapshotData {
   stampMs: number
   /** Where it came from, for people (a URL, a folder). */
   description: string
-  groups: { group: string; text: string }[]
+  /** One entry per file or payload; `format` when it is known, otherwise it is recognised from the text. */
+  groups: { group: string; text: string; format?: ElementFormat }[]
 }
 
 /** The bundle format `make snapshot` writes and the build embeds. */
@@ -39,12 +42,33 @@ export function parseFolderStamp(name: string): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
-const ELEMENT_FILE_EXTENSIONS = new Set(['.tle', '.txt', '.3le'])
+/** A JSON text that is an object (a bundle) rather than an array (OMM). */
+function looksLikeBundle(text: string): boolean {
+  return text.trimStart().startsWith('{')
+}
+
+async function bundleFile(path: string, text: string): Promise<SnapshotData> {
+  let bundle: SnapshotBundle
+  try {
+    bundle = JSON.parse(text)
+  } catch {
+    throw new SnapshotError(`${path} is not valid JSON`)
+  }
+  if ((bundle as unknown as { kind?: unknown })?.kind === CACHE_KIND) {
+    // A data-dir cache copied from another install.
+    const cache = deserializeCache(text)
+    if (!cache.ok) throw new SnapshotError(`${path} is a damaged cache: ${cache.reason}`)
+    return snapshotFromCache(cache.cache, path)
+  }
+  return fromBundle(bundle, path)
+}
 
 /**
- * Reads `--snapshot PATH`: a bundle (`snapshot.json`), one element file (its
- * name is the group), or a folder of `<group>.tle` files (a folder named like
- * `2026-05-30T2250Z` gives the stamp, otherwise the newest file time does).
+ * Reads `--snapshot PATH`: a bundle (`snapshot.json`), one element file in any
+ * format (its name is the group: `stations.tle`, `stations.json` (OMM JSON),
+ * `stations.csv` (OMM CSV)), a folder of such files (a folder named like
+ * `2026-05-30T2250Z` gives the stamp, otherwise the newest file time does), or
+ * a data-dir cache file (`catalog-cache.json`).
  */
 export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
   let info
@@ -54,25 +78,33 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
     throw new SnapshotError(`snapshot ${path} does not exist or cannot be read`)
   }
   if (info.isFile()) {
-    if (extname(path) === '.json') return fromBundle(await Bun.file(path).json(), path)
+    const text = await Bun.file(path).text()
+    if (extname(path).toLowerCase() === '.json' && looksLikeBundle(text)) return bundleFile(path, text)
     return {
       stampMs: info.mtimeMs,
       description: path,
-      groups: [{ group: basename(path, extname(path)), text: await Bun.file(path).text() }],
+      groups: [{ group: basename(path, extname(path)), text }],
     }
   }
-  const names = (await readdir(path)).filter((n) => ELEMENT_FILE_EXTENSIONS.has(extname(n))).sort()
-  if (names.length === 0) {
-    const bundle = join(path, 'snapshot.json')
-    if (await Bun.file(bundle).exists()) return fromBundle(await Bun.file(bundle).json(), bundle)
-    throw new SnapshotError(`snapshot folder ${path} holds no <group>.tle files`)
-  }
-  const groups = []
+  const names = (await readdir(path)).filter((n) => formatOfFileName(n) !== null).sort()
+  const groups: SnapshotData['groups'] = []
+  const bundles: string[] = []
   let newestMtime = 0
   for (const name of names) {
     const file = join(path, name)
+    const text = await Bun.file(file).text()
+    if (formatOfFileName(name) === 'json' && looksLikeBundle(text)) {
+      bundles.push(file)
+      continue
+    }
     newestMtime = Math.max(newestMtime, (await stat(file)).mtimeMs)
-    groups.push({ group: basename(name, extname(name)), text: await Bun.file(file).text() })
+    // The content decides the format; the extension only picks the files.
+    groups.push({ group: basename(name, extname(name)), text })
+  }
+  if (groups.length === 0) {
+    const bundle = bundles.find((b) => basename(b) === 'snapshot.json') ?? bundles[0]
+    if (bundle) return bundleFile(bundle, await Bun.file(bundle).text())
+    throw new SnapshotError(`snapshot folder ${path} holds no <group>.tle, <group>.json or <group>.csv files`)
   }
   return { stampMs: parseFolderStamp(basename(path)) ?? newestMtime, description: path, groups }
 }
@@ -81,20 +113,35 @@ export interface LoadReport {
   catalog: Catalog
   /** Element sets rejected by validation, per group. */
   invalidByGroup: Record<string, number>
+  /** Groups whose text could not be read at all (wrong format, not JSON, …), with the reason. */
+  unreadableGroups: Record<string, string>
   /** The first few rejections, for the log. */
   examples: string[]
 }
 
-/** Parses every group of a snapshot and builds the catalogue; invalid element sets are counted, not fatal. */
+/**
+ * Parses every group of a snapshot and builds the catalogue; invalid element
+ * sets and unreadable groups are counted, not fatal (the caller decides).
+ * Several entries with the same group name add up to one group.
+ */
 export function catalogFromSnapshot(snapshot: SnapshotData, source: CatalogOrigin['source'], nowMs: number): LoadReport {
   const invalidByGroup: Record<string, number> = {}
+  const unreadableGroups: Record<string, string> = {}
   const examples: string[] = []
-  const groups = snapshot.groups.map(({ group, text }) => {
-    const { elements, invalid } = parseTleText(text)
-    if (invalid.length > 0) invalidByGroup[group] = invalid.length
-    for (const bad of invalid.slice(0, 3 - examples.length)) examples.push(`${group} line ${bad.line}: ${bad.reason}`)
-    return { group, elements }
+  const groups = snapshot.groups.map(({ group, text, format }): { group: string; elements: ElementSet[] } => {
+    const parsed = format ? parseElements(text, format) : parseAnyElements(text)
+    if (!parsed.ok) {
+      unreadableGroups[group] = parsed.reason
+      if (examples.length < 3) examples.push(`${group}: ${parsed.reason}`)
+      return { group, elements: [] }
+    }
+    if (parsed.invalid.length > 0) invalidByGroup[group] = (invalidByGroup[group] ?? 0) + parsed.invalid.length
+    const where = parsed.format === 'json' ? 'record' : 'line'
+    for (const bad of parsed.invalid.slice(0, Math.max(0, 3 - examples.length))) {
+      examples.push(`${group} ${where} ${bad.line}: ${bad.reason}`)
+    }
+    return { group, elements: parsed.elements }
   })
   const catalog = buildCatalog(groups, { source, obtainedAtMs: snapshot.stampMs }, nowMs)
-  return { catalog, invalidByGroup, examples }
+  return { catalog, invalidByGroup, unreadableGroups, examples }
 }

@@ -19,6 +19,8 @@ const scalarConfiguration = {
   showDeveloperTools: 'never',
   agent: { disabled: true },
   mcp: { disabled: true },
+  // Every tag's operations listed, not folded away.
+  defaultOpenAllTags: true,
 }
 
 /**

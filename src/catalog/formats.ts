@@ -1,0 +1,94 @@
+/** Element-set payloads: which format a text is (TLE, OMM JSON, OMM CSV) and reading it as one. */
+import type { ElementSet, TextParseResult } from './elements.ts'
+import { parseTleText } from './elements.ts'
+import { parseOmmCsv, parseOmmJson } from './omm.ts'
+
+/** The formats read from snapshots and upstream; the names are CelesTrak's FORMAT values. */
+export type ElementFormat = 'tle' | 'json' | 'csv'
+
+export const ELEMENT_FORMATS: readonly ElementFormat[] = ['json', 'csv', 'tle']
+
+export type PayloadResult =
+  | { ok: true; format: ElementFormat; elements: ElementSet[]; invalid: TextParseResult['invalid'] }
+  | { ok: false; reason: string }
+
+/** How a format is called in messages. */
+export function formatName(format: ElementFormat): string {
+  return format === 'tle' ? 'TLE text' : format === 'json' ? 'OMM JSON' : 'OMM CSV'
+}
+
+function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+}
+
+/** The format a text looks like from its first characters, or null when it is none of them. */
+export function sniffFormat(text: string): ElementFormat | null {
+  const head = stripBom(text).trimStart()
+  if (head.startsWith('[') || head.startsWith('{')) return 'json'
+  const firstLine = head.slice(0, head.search(/\r?\n|$/))
+  if (/\bNORAD_CAT_ID\b/i.test(firstLine) && firstLine.includes(',')) return 'csv'
+  if (/^1 .*\r?\n2 /m.test(head)) return 'tle'
+  return null
+}
+
+/** A few words on what a text is, for messages: `an HTML page`, `empty`, `text starting "No GP data found"`. */
+export function describeContent(text: string): string {
+  const head = stripBom(text).trimStart()
+  if (head === '') return 'an empty body'
+  if (/^<!doctype html|^<html|^<head|^<body/i.test(head)) return 'an HTML page'
+  if (head.startsWith('<?xml') || head.startsWith('<')) return 'XML or markup'
+  const format = sniffFormat(head)
+  if (format) return formatName(format)
+  const preview = head.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')
+  return `text starting "${preview}"`
+}
+
+/**
+ * Reads a payload that must be `format`: anything else (an HTML error page, the
+ * other formats, garbage) is refused with a reason. Invalid element sets inside
+ * a well-formed payload are listed, not fatal; judging them is the caller's call.
+ */
+export function parseElements(text: string, format: ElementFormat): PayloadResult {
+  const found = sniffFormat(text)
+  if (found !== format) return { ok: false, reason: `expected ${formatName(format)}, got ${describeContent(text)}` }
+  const body = stripBom(text)
+  if (format === 'tle') return { ok: true, format, ...parseTleText(body) }
+  const parsed = format === 'json' ? parseOmmJson(body) : parseOmmCsv(body)
+  if (!parsed.ok) return { ok: false, reason: `${formatName(format)}: ${parsed.reason}` }
+  return { ok: true, format, ...parsed.result }
+}
+
+/** Reads a payload of any supported format (snapshot files), recognised by its content. */
+export function parseAnyElements(text: string): PayloadResult {
+  const format = sniffFormat(text)
+  if (!format) return { ok: false, reason: `not TLE, OMM JSON or OMM CSV: ${describeContent(text)}` }
+  return parseElements(text, format)
+}
+
+/** The format a file name implies (`.tle`, `.3le`, `.txt`, `.json`, `.csv`), or null. */
+export function formatOfFileName(name: string): ElementFormat | null {
+  const lower = name.toLowerCase()
+  if (lower.endsWith('.json')) return 'json'
+  if (lower.endsWith('.csv')) return 'csv'
+  if (lower.endsWith('.tle') || lower.endsWith('.3le') || lower.endsWith('.txt')) return 'tle'
+  return null
+}
+
+/**
+ * Whether a payload ends inside an element set: its last TLE set or CSV row is
+ * invalid, or a TLE text ends on a name line. A body cut short in transit looks
+ * like this (a JSON body cut short does not parse at all).
+ */
+export function endsInsideElementSet(text: string, format: ElementFormat, invalid: TextParseResult['invalid']): boolean {
+  if (format === 'json') return false
+  const lines = text.split(/\r?\n/)
+  let last = lines.length
+  while (last > 0 && lines[last - 1]!.trim() === '') last--
+  if (last === 0) return false
+  if (format === 'tle') {
+    const lastLine = lines[last - 1]!
+    if (!lastLine.startsWith('1 ') && !lastLine.startsWith('2 ')) return true
+    return invalid.some((bad) => bad.line >= last - 1)
+  }
+  return invalid.some((bad) => bad.line >= last)
+}

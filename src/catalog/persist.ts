@@ -1,0 +1,178 @@
+/**
+ * The data-dir cache: the payloads of the last successful refresh and their
+ * metadata, in one file replaced atomically (temporary file, fsync, rename,
+ * fsync of the folder), so a kill at any instant leaves the old file or the new
+ * one, never a mix. Reading verifies everything and never throws.
+ */
+import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { ELEMENT_FORMATS, type ElementFormat } from './formats.ts'
+import type { SnapshotData } from './snapshot.ts'
+
+/** The cache file inside the data dir. */
+export const CACHE_FILE = 'catalog-cache.json'
+export const CACHE_KIND = 'sattrack-cache'
+const CACHE_VERSION = 1
+const TEMP_PREFIX = `.${CACHE_FILE}.`
+const TEMP_SUFFIX = '.tmp'
+/** A temporary file older than this was left by a process that died while writing. */
+const STALE_TEMP_MS = 10 * 60_000
+
+/** One group's payload as it came from upstream, with what a conditional request needs. */
+export interface CachedGroup {
+  group: string
+  format: ElementFormat
+  /** The response body, unchanged. */
+  payload: string
+  /** When this payload was fetched (or last confirmed by a 304), ms since 1970. */
+  fetchedAtMs: number
+  etag: string | null
+  lastModified: string | null
+}
+
+export interface CacheContents {
+  /** When the data was obtained: the time of the round that fetched or confirmed it, ms since 1970. */
+  obtainedAtMs: number
+  /** The endpoint it came from. */
+  url: string
+  groups: CachedGroup[]
+}
+
+export type CacheReadResult =
+  | { kind: 'absent' }
+  | { kind: 'ok'; cache: CacheContents; path: string }
+  | { kind: 'invalid'; path: string; reason: string }
+
+/** `$XDG_DATA_HOME/sattrack`, or `~/.local/share/sattrack`. */
+export function defaultDataDir(env: Record<string, string | undefined>, home: string = homedir()): string {
+  const xdg = env.XDG_DATA_HOME
+  // The XDG spec says a relative XDG_DATA_HOME is invalid and must be ignored.
+  if (xdg && xdg.startsWith('/')) return join(xdg, 'sattrack')
+  return join(env.HOME || home, '.local', 'share', 'sattrack')
+}
+
+function sha256(text: string): string {
+  return new Bun.CryptoHasher('sha256').update(text).digest('hex')
+}
+
+/** The file's text: the payloads with their metadata and a checksum of each. */
+export function serializeCache(contents: CacheContents): string {
+  return JSON.stringify({
+    kind: CACHE_KIND,
+    version: CACHE_VERSION,
+    obtainedAt: new Date(contents.obtainedAtMs).toISOString(),
+    url: contents.url,
+    groups: contents.groups.map((g) => ({
+      group: g.group,
+      format: g.format,
+      fetchedAt: new Date(g.fetchedAtMs).toISOString(),
+      etag: g.etag,
+      lastModified: g.lastModified,
+      sha256: sha256(g.payload),
+      payload: g.payload,
+    })),
+  })
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string'
+const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string'
+
+/** Checks the file's text field by field; a reason when anything is off. */
+export function deserializeCache(text: string): { ok: true; cache: CacheContents } | { ok: false; reason: string } {
+  let data: any
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return { ok: false, reason: 'it is not valid JSON (truncated or overwritten?)' }
+  }
+  if (data?.kind !== CACHE_KIND) return { ok: false, reason: 'it is not a sattrack cache file' }
+  if (data.version !== CACHE_VERSION) return { ok: false, reason: `it has version ${data.version}, this build reads ${CACHE_VERSION}` }
+  const obtainedAtMs = Date.parse(data.obtainedAt)
+  if (!Number.isFinite(obtainedAtMs)) return { ok: false, reason: 'obtainedAt is not a date' }
+  if (!isString(data.url)) return { ok: false, reason: 'url is missing' }
+  if (!Array.isArray(data.groups) || data.groups.length === 0) return { ok: false, reason: 'it holds no groups' }
+  const groups: CachedGroup[] = []
+  for (const g of data.groups) {
+    const name = isString(g?.group) ? g.group : '?'
+    if (!isString(g?.group) || !isString(g.payload) || !isString(g.sha256)) return { ok: false, reason: `group ${name} is incomplete` }
+    if (!ELEMENT_FORMATS.includes(g.format)) return { ok: false, reason: `group ${name} has an unknown format` }
+    const fetchedAtMs = Date.parse(g.fetchedAt)
+    if (!Number.isFinite(fetchedAtMs)) return { ok: false, reason: `group ${name} has no fetch time` }
+    if (!isNullableString(g.etag) || !isNullableString(g.lastModified)) return { ok: false, reason: `group ${name} has bad validators` }
+    if (sha256(g.payload) !== g.sha256) return { ok: false, reason: `group ${name} fails its checksum` }
+    groups.push({ group: g.group, format: g.format, payload: g.payload, fetchedAtMs, etag: g.etag, lastModified: g.lastModified })
+  }
+  return { ok: true, cache: { obtainedAtMs, url: data.url, groups } }
+}
+
+/** Reads the cache of a data dir. Absent is not an error; anything unreadable is `invalid` with a reason. */
+export async function readCache(dataDir: string): Promise<CacheReadResult> {
+  const path = join(dataDir, CACHE_FILE)
+  let text: string
+  try {
+    text = await Bun.file(path).text()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException)?.code
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' }
+    return { kind: 'invalid', path, reason: `it cannot be read (${code ?? String(error)})` }
+  }
+  const parsed = deserializeCache(text)
+  return parsed.ok ? { kind: 'ok', cache: parsed.cache, path } : { kind: 'invalid', path, reason: parsed.reason }
+}
+
+/** The cache as a snapshot, to build a catalogue from (each payload in its recorded format). */
+export function snapshotFromCache(cache: CacheContents, path: string): SnapshotData {
+  return {
+    stampMs: cache.obtainedAtMs,
+    description: path,
+    groups: cache.groups.map((g) => ({ group: g.group, text: g.payload, format: g.format })),
+  }
+}
+
+async function fsyncFolder(dir: string): Promise<void> {
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/** Removes temporary files that a process killed while writing left behind. */
+async function removeStaleTemporaries(dataDir: string, nowMs: number): Promise<void> {
+  for (const name of await readdir(dataDir).catch(() => [] as string[])) {
+    if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(TEMP_SUFFIX)) continue
+    const path = join(dataDir, name)
+    const info = await stat(path).catch(() => null)
+    if (info && nowMs - info.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => {})
+  }
+}
+
+/**
+ * Writes the cache atomically: the new content goes to a temporary file in the
+ * same folder, is flushed to disk, then renamed over the old file and the folder
+ * entry flushed. Creates the data dir when needed. Throws on failure (after
+ * removing its temporary file); the old cache is then still intact.
+ */
+export async function writeCache(dataDir: string, contents: CacheContents): Promise<string> {
+  await mkdir(dataDir, { recursive: true })
+  const target = join(dataDir, CACHE_FILE)
+  const temp = join(dataDir, `${TEMP_PREFIX}${process.pid}.${crypto.randomUUID().slice(0, 8)}${TEMP_SUFFIX}`)
+  try {
+    const handle = await open(temp, 'w', 0o644)
+    try {
+      await handle.writeFile(serializeCache(contents))
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temp, target)
+  } catch (error) {
+    await unlink(temp).catch(() => {})
+    throw error
+  }
+  await fsyncFolder(dataDir)
+  await removeStaleTemporaries(dataDir, Date.now())
+  return target
+}

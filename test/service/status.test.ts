@@ -1,0 +1,184 @@
+/** GET /api/v1/service/status and /healthcheck, and swaps under concurrent requests. */
+import { afterAll, describe, expect, test } from 'bun:test'
+import { createApp } from '../../src/app.ts'
+import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
+import { Refresher } from '../../src/catalog/refresh.ts'
+import { CatalogStore } from '../../src/catalog/store.ts'
+import { VERSION } from '../../src/version.ts'
+import { request } from '../helpers/catalog.ts'
+import { elementsOf, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
+import { startMockUpstream } from '../fixtures/upstream.ts'
+
+const NOW = Date.UTC(2026, 5, 10, 12)
+const DAY = 86_400_000
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+function catalogOf(groups: Record<string, ReturnType<typeof syntheticGroup>>, origin: Catalog['origin'], loadedAtMs = NOW): Catalog {
+  return buildCatalog(
+    Object.entries(groups).map(([group, records]) => ({ group, elements: records.map(elementsOf) })),
+    origin,
+    loadedAtMs,
+  )
+}
+
+const quiet = { info() {}, warn() {}, error() {} }
+
+describe('GET /api/v1/service/status', () => {
+  test('reports the catalogue: source, counts per group, load time and element ages', async () => {
+    // Three epochs: 1, 3 and 20 days before NOW.
+    const records = [
+      ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 1 * DAY).toISOString().replace('Z', '') }),
+      ommRecord({ NORAD_CAT_ID: 2, EPOCH: new Date(NOW - 3 * DAY).toISOString().replace('Z', '') }),
+      ommRecord({ NORAD_CAT_ID: 3, EPOCH: new Date(NOW - 20 * DAY).toISOString().replace('Z', '') }),
+    ]
+    const catalog = catalogOf({ stations: records.slice(0, 2), weather: records.slice(1) }, { source: 'embedded', obtainedAtMs: NOW - DAY }, NOW - 60_000)
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW, startedAtMs: NOW - 90_500 })
+    const { status, headers, body } = await request(app, '/api/v1/service/status')
+    expect(status).toBe(200)
+    expect(headers.get('content-type')).toContain('application/json')
+    expect(body).toEqual({
+      version: VERSION,
+      uptimeSeconds: 90,
+      catalog: {
+        source: 'embedded',
+        satellites: 3,
+        groups: { stations: 2, weather: 2 },
+        loadedAt: new Date(NOW - 60_000).toISOString(),
+        obtainedAt: new Date(NOW - DAY).toISOString(),
+        epochs: { oldest: new Date(NOW - 20 * DAY).toISOString(), newest: new Date(NOW - DAY).toISOString(), medianAgeDays: 3 },
+      },
+      refresh: {
+        enabled: false,
+        url: null,
+        intervalSeconds: null,
+        format: null,
+        groups: [],
+        lastAttemptAt: null,
+        lastSuccessAt: null,
+        lastError: null,
+        nextAttemptAt: null,
+        consecutiveFailures: 0,
+        inProgress: false,
+        cacheError: null,
+      },
+    })
+  })
+
+  test('reports the refresh: configuration, last attempt, success, error and next attempt', async () => {
+    const upstream = startMockUpstream({ stations: syntheticGroup(90000, 4, { epochDay: 160 }) })
+    try {
+      let now = NOW
+      const store = new CatalogStore(catalogOf({ stations: syntheticGroup(90000, 4, { epochDay: 150 }) }, { source: 'snapshot', obtainedAtMs: NOW - 9 * DAY }))
+      const refresher = new Refresher({
+        store,
+        settings: { url: upstream.url, intervalMs: 2 * 3_600_000, groups: ['stations'], format: 'json', timeoutMs: 5_000 },
+        clock: () => now,
+        log: quiet,
+      })
+      const app = createApp({ store, clock: () => now, refreshStatus: () => refresher.status() })
+      refresher.start()
+      await refresher.refreshNow()
+      let { body } = await request(app, '/api/v1/service/status')
+      expect(body.catalog.source).toBe('refresh')
+      expect(body.refresh).toMatchObject({
+        enabled: true,
+        url: upstream.url,
+        intervalSeconds: 7200,
+        format: 'json',
+        groups: ['stations'],
+        lastAttemptAt: new Date(NOW).toISOString(),
+        lastSuccessAt: new Date(NOW).toISOString(),
+        lastError: null,
+        nextAttemptAt: new Date(NOW + 7_200_000).toISOString(),
+      })
+
+      now += 7_200_000
+      upstream.setFault({ kind: 'status', status: 500 })
+      await refresher.refreshNow()
+      ;({ body } = await request(app, '/api/v1/service/status'))
+      expect(body.catalog.source).toBe('refresh')
+      expect(body.refresh.lastError).toMatch(/^stations: HTTP 500/)
+      expect(body.refresh.lastAttemptAt).toBe(new Date(now).toISOString())
+      expect(body.refresh.lastSuccessAt).toBe(new Date(NOW).toISOString())
+      expect(body.refresh.nextAttemptAt).toBe(new Date(now + 4 * 3_600_000).toISOString()) // backed off
+      for (const key of ['lastAttemptAt', 'lastSuccessAt', 'nextAttemptAt']) expect(body.refresh[key]).toMatch(ISO_MS)
+      refresher.stop()
+    } finally {
+      await upstream.stop()
+    }
+  })
+
+  test('HEAD works and other methods are 405; the healthcheck is unchanged', async () => {
+    const app = createApp({ store: new CatalogStore(catalogOf({ g: syntheticGroup(1, 2) }, { source: 'embedded', obtainedAtMs: 0 })) })
+    expect((await request(app, '/api/v1/service/status', { method: 'HEAD' })).status).toBe(200)
+    const post = await request(app, '/api/v1/service/status', { method: 'POST' })
+    expect(post.status).toBe(405)
+    expect(post.body).toEqual({ message: expect.any(String), statusCode: 405 })
+    const health = await request(app, '/api/v1/service/healthcheck')
+    expect(health).toMatchObject({ status: 200, body: { message: 'OK' } })
+  })
+
+  test('an empty catalogue has null epochs', async () => {
+    const app = createApp({ store: new CatalogStore(catalogOf({}, { source: 'embedded', obtainedAtMs: 0 })), clock: () => NOW })
+    const { body } = await request(app, '/api/v1/service/status')
+    expect(body.catalog.epochs).toEqual({ oldest: null, newest: null, medianAgeDays: null })
+    expect(body.catalog.satellites).toBe(0)
+  })
+})
+
+describe('a swap under concurrent requests', () => {
+  const upstream = startMockUpstream({ big: syntheticGroup(100_000, 3000, { epochDay: 160 }), small: syntheticGroup(200_000, 50, { epochDay: 160 }) })
+  afterAll(() => upstream.stop())
+
+  test('every answer comes whole from the old catalogue or whole from the new one', async () => {
+    const old = catalogOf({ big: syntheticGroup(100_000, 2500, { epochDay: 150 }), small: syntheticGroup(200_000, 40, { epochDay: 150 }) }, { source: 'embedded', obtainedAtMs: 0 })
+    const store = new CatalogStore(old)
+    const refresher = new Refresher({
+      store,
+      settings: { url: upstream.url, intervalMs: 3_600_000, groups: ['big', 'small'], format: 'csv', timeoutMs: 10_000 },
+      log: quiet,
+    })
+    const app = createApp({ store, clock: () => NOW })
+    const round = refresher.refreshNow()
+    const answers: { noradId: number; epoch: string }[][] = []
+    let done = false
+    round.finally(() => {
+      done = true
+    })
+    const ask = async () => {
+      const response = await app.handle(new Request('http://localhost/api/v1/satellites'))
+      const body = await response.json()
+      expect(body.metadata.total).toBe(body.data.length)
+      answers.push(body.data.map((s: { noradId: number; epoch: string }) => ({ noradId: s.noradId, epoch: s.epoch })))
+    }
+    const client = async () => {
+      while (!done) {
+        await ask()
+        await Bun.sleep(0)
+      }
+    }
+    await Promise.all([client(), client(), client(), round])
+    await ask() // and one after the swap
+    const fresh = store.current
+    expect(fresh).not.toBe(old)
+    const shapeOf = (catalog: Catalog) => catalog.satellites.map((s) => ({ noradId: s.noradId, epoch: new Date(s.elements.epochMs).toISOString() }))
+    const oldShape = shapeOf(old)
+    const freshShape = shapeOf(fresh)
+    let oldSeen = 0
+    let freshSeen = 0
+    for (const answer of answers) {
+      // Whole lists compared: one satellite from the other catalogue would break the equality.
+      if (answer.length === oldShape.length) {
+        expect(answer).toEqual(oldShape)
+        oldSeen++
+      } else {
+        expect(answer).toEqual(freshShape)
+        freshSeen++
+      }
+    }
+    expect(oldSeen).toBeGreaterThan(0) // requests answered while the round was fetching
+    expect(freshSeen).toBeGreaterThan(0)
+    expect(oldSeen + freshSeen).toBe(answers.length)
+    expect(answers.length).toBeGreaterThan(3)
+  })
+})
