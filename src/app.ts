@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
+import { benchModule } from './modules/bench/index.ts'
 import { nearbyModule } from './modules/nearby/index.ts'
 import { satellitesModule } from './modules/satellites/index.ts'
 import { serviceModule } from './modules/service/index.ts'
@@ -19,6 +20,8 @@ export interface AppOptions {
   refreshStatus?: () => RefreshStatus
   /** When the service started, ms since 1970 (uptime); default: when the app is created. */
   startedAtMs?: number
+  /** Mount the benchmark's reference routes (see src/modules/bench). */
+  benchRoutes?: boolean
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -31,7 +34,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path))
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false }: AppOptions) {
   let isKnownPath: ((path: string) => boolean) | undefined
   const methodsFor = (path: string) => {
     isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
@@ -64,6 +67,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     .use(satellitesModule(context))
     .use(nearbyModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
+  if (benchRoutes) app.use(benchModule(context))
   return app
 }
 

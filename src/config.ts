@@ -21,6 +21,8 @@ export interface Config {
   refreshTimeoutMs: number
   /** Where the refreshed data is kept between runs. */
   dataDir: string
+  /** Mount the benchmark's reference routes (/bench/hello, /bench/plain-nearby). */
+  benchRoutes: boolean
 }
 
 export type ConfigResult =
@@ -38,6 +40,8 @@ interface OptionSpec {
   default: Config[keyof Config]
   /** The default as --help shows it, when the value itself reads badly. */
   defaultText?: string
+  /** A switch: the flag alone means `true` (`--flag=false` and the env variable still take a value). */
+  isSwitch?: true
   parse: (raw: string) => Config[keyof Config] | Error
 }
 
@@ -182,6 +186,16 @@ const OPTIONS: readonly OptionSpec[] = [
     defaultText: '$XDG_DATA_HOME/sattrack or ~/.local/share/sattrack',
     parse: nonEmpty,
   },
+  {
+    key: 'benchRoutes',
+    flag: '--bench-routes',
+    env: ['SATTRACK_BENCH_ROUTES'],
+    valueName: '',
+    description: 'mount the reference routes make bench compares with (/bench/hello, /bench/plain-nearby)',
+    default: false,
+    isSwitch: true,
+    parse: (raw) => (raw === 'true' ? true : raw === 'false' ? false : new Error('must be true or false')),
+  },
 ]
 
 export function helpText(): string {
@@ -229,7 +243,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     const flag = eq > 0 ? arg.slice(0, eq) : arg
     const o = OPTIONS.find((x) => x.flag === flag)
     if (!o) return { kind: 'error', message: `unknown option ${flag} (see --help)` }
-    const raw = eq > 0 ? arg.slice(eq + 1) : argv[++i]
+    const raw = eq > 0 ? arg.slice(eq + 1) : o.isSwitch ? 'true' : argv[++i]
     if (raw === undefined) return { kind: 'error', message: `${flag} needs a value` }
     const error = set(o, raw, flag)
     if (error) return { kind: 'error', message: error }

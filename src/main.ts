@@ -79,7 +79,13 @@ const refresher = config.refreshUrl
     })
   : null
 
-const app = createApp({ store, corsOrigin: config.corsOrigin, startedAtMs, refreshStatus: refresher ? () => refresher.status() : undefined })
+const app = createApp({
+  store,
+  corsOrigin: config.corsOrigin,
+  startedAtMs,
+  refreshStatus: refresher ? () => refresher.status() : undefined,
+  benchRoutes: config.benchRoutes,
+})
 try {
   app.listen({ port: config.port, hostname: config.host })
 } catch (error) {
