@@ -25,8 +25,15 @@ import { isSunlit, skyConditions, toGeodeticRad } from './sky.ts'
 
 /** Spacing of the position tables. Hermite error grows as step⁴: 10 s keeps it at millimetres for LEO. */
 export const TABLE_STEP_MS = 10_000
-/** Above this chord-velocity mismatch (km/s) a satellite is propagated exactly instead of interpolated. */
+/**
+ * Above this chord-velocity mismatch (km/s) a satellite's path is checked at
+ * CHECK_POINTS (fractions of the interval); if interpolation misses SGP4 at any
+ * of them by CHECK_TOLERANCE_KM or more, the satellite is propagated exactly on
+ * each request.
+ */
 const MAX_ROUGHNESS_KM_S = 1e-3
+const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85]
+const CHECK_TOLERANCE_KM = 0.0005
 /** Satellites propagated per slice when a table is filled ahead of need. */
 const SLICE = 1000
 const RAD_TO_DEG = 180 / Math.PI
@@ -155,7 +162,7 @@ export class NearbyEngine {
       const sa = a.status[i]
       const sb = b.status[i]
       if (sa === POSITION && sb === POSITION) {
-        if (roughness(a, b, i) < MAX_ROUGHNESS_KM_S) smooth[i] = 1
+        if (roughness(a, b, i) < MAX_ROUGHNESS_KM_S || this.followsCheckPoints(catalog, a, b, i)) smooth[i] = 1
         else exact.push(i)
       } else if (sa === POSITION || sb === POSITION) {
         exact.push(i) // gains or loses its position within the interval
@@ -253,6 +260,26 @@ export class NearbyEngine {
     }
     entries.sort((x, y) => y.look.elevationDeg - x.look.elevationDeg || x.satellite.noradId - y.satellite.noradId)
     return { sky, entries }
+  }
+
+  /**
+   * Whether interpolation still follows a rough path (deep-space integrator
+   * kinks, fast but regular motion): SGP4 at CHECK_POINTS inside the interval
+   * must agree within CHECK_TOLERANCE_KM. Noisy paths (SGP4's Kepler solver
+   * struggling with decaying elements) fail and are propagated exactly.
+   */
+  private followsCheckPoints(catalog: Catalog, a: PositionTable, b: PositionTable, i: number): boolean {
+    const stepS = (b.instantMs - a.instantMs) / 1000
+    const out = new Float64Array(6)
+    for (const u of CHECK_POINTS) {
+      const at = new Date(a.instantMs + u * stepS * 1000)
+      const exact = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, at, siderealTimeRad(at))
+      if (!exact.ok) return false
+      interpolateState(a, b, i, hermiteWeights(u, stepS), out)
+      const p = exact.state.eciKm
+      if (Math.hypot(out[0]! - p.x, out[1]! - p.y, out[2]! - p.z) >= CHECK_TOLERANCE_KM) return false
+    }
+    return true
   }
 
   /** A reusable index buffer (requests run one at a time on the event loop). */
