@@ -23,21 +23,26 @@ install: node_modules/.installed
 data/snapshot.json: | node_modules/.installed
 	$(BUN) scripts/snapshot.ts --local-only --shared $(SHARED_SNAPSHOTS)
 
+# The snapshot parsed and validated at build time (what the executable embeds).
+data/prepared.json: data/snapshot.json scripts/prepare.ts $(wildcard src/catalog/*.ts)
+	$(BUN) scripts/prepare.ts
+
 # Refills data/: the newest shared snapshot, or a download from CelesTrak when there is none.
 snapshot: node_modules/.installed
 	$(BUN) scripts/snapshot.ts --shared $(SHARED_SNAPSHOTS)
+	$(BUN) scripts/prepare.ts
 
-run: node_modules/.installed data/snapshot.json
+run: node_modules/.installed data/prepared.json
 	$(BUN) run src/main.ts --port $(PORT)
 
 build: dist/sattrack
 
-dist/sattrack: node_modules/.installed data/snapshot.json $(shell find src -type f) package.json
+dist/sattrack: node_modules/.installed data/prepared.json $(shell find src -type f) package.json
 	$(BUN) build src/main.ts --compile --minify --bytecode --format=esm \
 		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack
 
 # 64-bit Raspberry Pi OS; Bun fetches the arm64 runtime from the npm registry.
-build-arm64: node_modules/.installed data/snapshot.json
+build-arm64: node_modules/.installed data/prepared.json
 	$(BUN) build src/main.ts --compile --target=bun-linux-arm64 --minify --bytecode --format=esm \
 		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack-linux-arm64
 
@@ -58,10 +63,10 @@ deps-bench:
 	@command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
 
 # Synthetic catalogues derived from the embedded snapshot's orbits.
-bench/data/30k/synthetic.tle: node_modules/.installed data/snapshot.json bench/generate.ts
+bench/data/30k/synthetic.tle: node_modules/.installed data/prepared.json bench/generate.ts
 	$(BUN) bench/generate.ts 30000 bench/data/30k
 
-bench/data/100k/synthetic.tle: node_modules/.installed data/snapshot.json bench/generate.ts
+bench/data/100k/synthetic.tle: node_modules/.installed data/prepared.json bench/generate.ts
 	$(BUN) bench/generate.ts 100000 bench/data/100k
 
 # Throughput, latency, startup and memory of dist/sattrack (not part of make test).
@@ -71,7 +76,7 @@ bench: deps-bench dist/sattrack bench/data/30k/synthetic.tle bench/data/100k/syn
 typecheck: node_modules/.installed
 	$(BUN) x tsc -p tsconfig.json
 
-test: node_modules/.installed data/snapshot.json deps-test dist/sattrack
+test: node_modules/.installed data/prepared.json deps-test dist/sattrack
 	$(BUN) test --timeout 120000
 
 clean:

@@ -23,7 +23,7 @@ const withChecksum = (line: string) => line + String(tleChecksum(line))
 const angle = (deg: number) => (((deg % 360) + 360) % 360).toFixed(4).padStart(8)
 
 const snapshot = await loadEmbeddedSnapshot()
-const templates = snapshot.groups.flatMap((g) => parseTleText(g.text).elements).filter((e) => e.tle)
+const templates = (snapshot.parsed?.groups ?? []).flatMap((g) => g.elements).filter((e) => e.tle)
 const lines: string[] = []
 for (let k = 0; k < count; k++) {
   const template = templates[k % templates.length]!

@@ -106,7 +106,7 @@ if (refresher) {
   log.info('refresh enabled', { url: refresher.settings.url, intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
 }
-warmInSlices(report.catalog)
+setTimeout(() => warmInSlices(report.catalog), 0)
 
 /** Creates SGP4 records a slice at a time, so no request waits behind all of them; stops if the catalogue is replaced. */
 function warmInSlices(catalog: Catalog, from = 0): void {

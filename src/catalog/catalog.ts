@@ -31,8 +31,7 @@ export class Catalog {
   readonly groupCounts: Readonly<Record<string, number>>
   readonly origin: CatalogOrigin
   readonly loadedAtMs: number
-  /** Changes whenever the content changes; used for ETags and caches. */
-  readonly version: string
+  private versionHash: string | undefined
   private readonly indexById: Map<number, number>
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
@@ -44,7 +43,13 @@ export class Catalog {
     this.loadedAtMs = loadedAtMs
     this.indexById = new Map(satellites.map((s, i) => [s.noradId, i]))
     this.satrecs = new Array(satellites.length)
-    this.version = contentHash(satellites)
+
+  }
+
+  /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */
+  get version(): string {
+    this.versionHash ??= contentHash(this.satellites)
+    return this.versionHash
   }
 
   get size(): number {

@@ -1,9 +1,14 @@
-/** The snapshot compiled into the executable (data/snapshot.json, written by `make snapshot`). */
-import embeddedSnapshotPath from '../../data/snapshot.json' with { type: 'file' }
-import { fromBundle, type SnapshotData } from './snapshot.ts'
+/**
+ * The snapshot compiled into the executable: data/prepared.json, which
+ * `make` derives from data/snapshot.json (written by `make snapshot`) with
+ * scripts/prepare.ts, parsed and validated at build time.
+ */
+import preparedPath from '../../data/prepared.json' with { type: 'file' }
+import { type PreparedSnapshot, snapshotFromPrepared } from './prepared.ts'
+import type { SnapshotData } from './snapshot.ts'
 
 export async function loadEmbeddedSnapshot(): Promise<SnapshotData> {
   // `with { type: 'file' }` makes the import a path; TypeScript types it as the JSON content.
-  const path = embeddedSnapshotPath as unknown as string
-  return fromBundle(await Bun.file(path).json(), 'the embedded snapshot')
+  const path = preparedPath as unknown as string
+  return snapshotFromPrepared((await Bun.file(path).json()) as PreparedSnapshot, 'the embedded snapshot')
 }

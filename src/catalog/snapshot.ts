@@ -14,6 +14,16 @@ export interface SnapshotData {
   description: string
   /** One entry per file or payload; `format` when it is known, otherwise it is recognised from the text. */
   groups: { group: string; text: string; format?: ElementFormat }[]
+  /** The groups already parsed and validated (a prepared snapshot); `groups` is then not read. */
+  parsed?: ParsedGroups
+}
+
+/** Element sets per group after parsing, and what validation rejected. */
+export interface ParsedGroups {
+  groups: { group: string; elements: ElementSet[] }[]
+  invalidByGroup: Record<string, number>
+  unreadableGroups: Record<string, string>
+  examples: string[]
 }
 
 /** The bundle format `make snapshot` writes and the build embeds. */
@@ -111,6 +121,8 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
 
 export interface LoadReport {
   catalog: Catalog
+  /** The element sets of each group as parsed (before merging into the catalogue). */
+  parsedGroups: ParsedGroups['groups']
   /** Element sets rejected by validation, per group. */
   invalidByGroup: Record<string, number>
   /** Groups whose text could not be read at all (wrong format, not JSON, …), with the reason. */
@@ -125,6 +137,19 @@ export interface LoadReport {
  * Several entries with the same group name add up to one group.
  */
 export function catalogFromSnapshot(snapshot: SnapshotData, source: CatalogOrigin['source'], nowMs: number): LoadReport {
+  const parsed = snapshot.parsed ?? parseGroups(snapshot)
+  const catalog = buildCatalog(parsed.groups, { source, obtainedAtMs: snapshot.stampMs }, nowMs)
+  return {
+    catalog,
+    parsedGroups: parsed.groups,
+    invalidByGroup: parsed.invalidByGroup,
+    unreadableGroups: parsed.unreadableGroups,
+    examples: parsed.examples,
+  }
+}
+
+/** Parses every group's text (TLE, OMM JSON or CSV); invalid element sets are counted, not fatal. */
+function parseGroups(snapshot: SnapshotData): ParsedGroups {
   const invalidByGroup: Record<string, number> = {}
   const unreadableGroups: Record<string, string> = {}
   const examples: string[] = []
@@ -142,6 +167,5 @@ export function catalogFromSnapshot(snapshot: SnapshotData, source: CatalogOrigi
     }
     return { group, elements: parsed.elements }
   })
-  const catalog = buildCatalog(groups, { source, obtainedAtMs: snapshot.stampMs }, nowMs)
-  return { catalog, invalidByGroup, unreadableGroups, examples }
+  return { groups, invalidByGroup, unreadableGroups, examples }
 }
