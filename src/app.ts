@@ -22,6 +22,8 @@ export interface AppOptions {
   startedAtMs?: number
   /** Mount the benchmark's reference routes (see src/modules/bench). */
   benchRoutes?: boolean
+  /** Prepare the nearby engine's position tables in the background from the start. */
+  warm?: boolean
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -34,7 +36,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path))
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false }: AppOptions) {
   let isKnownPath: ((path: string) => boolean) | undefined
   const methodsFor = (path: string) => {
     isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
@@ -65,7 +67,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     })
     .use(docs(VERSION))
     .use(satellitesModule(context))
-    .use(nearbyModule(context))
+    .use(nearbyModule(context, { warm }))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
   if (benchRoutes) app.use(benchModule(context))
   return app

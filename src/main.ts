@@ -85,6 +85,7 @@ const app = createApp({
   startedAtMs,
   refreshStatus: refresher ? () => refresher.status() : undefined,
   benchRoutes: config.benchRoutes,
+  warm: true,
 })
 try {
   app.listen({ port: config.port, hostname: config.host })

@@ -51,8 +51,17 @@ export function nearbyAnswer(
   }
 }
 
-export function nearbyModule({ store, clock }: ModuleContext) {
+export interface NearbyOptions {
+  /** Fill the position tables for now and the next grid instant in the background right away (the service does; tests need not). */
+  warm?: boolean
+}
+
+export function nearbyModule({ store, clock }: ModuleContext, { warm = false }: NearbyOptions = {}) {
   const engine = new NearbyEngine()
+  if (warm) {
+    const grid = NearbyEngine.gridBefore(clock())
+    for (const gridMs of [grid, grid + TABLE_STEP_MS, grid + 2 * TABLE_STEP_MS]) engine.prefetch(store.current, gridMs)
+  }
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
     '/nearby',
     (ctx) => {
