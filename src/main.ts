@@ -115,6 +115,8 @@ function warmInSlices(catalog: Catalog, from = 0): void {
   const end = Math.min(catalog.size, from + 500)
   for (let i = from; i < end; i++) catalog.satrecAt(i)
   if (end < catalog.size) setTimeout(() => warmInSlices(catalog, end), 0)
+  // Start-up leaves tens of MB of garbage (parsing, SGP4 initialisation): collect it once, so RSS reflects what is kept.
+  else setTimeout(() => Bun.gc(true), 1000)
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
