@@ -8,6 +8,8 @@ export interface Satellite {
   /** Upstream groups the satellite was loaded from: sorted, no duplicates. */
   readonly groups: string[]
   readonly elements: ElementSet
+  /** The element set's epoch as ISO 8601 with milliseconds (made once: every answer carries it). */
+  readonly epoch: string
   readonly orbitalParams: OrbitalParams
   readonly labels: string[]
 }
@@ -147,6 +149,7 @@ export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOr
         name: elements.name,
         groups: [...groups].sort(),
         elements,
+        epoch: new Date(elements.epochMs).toISOString(),
         orbitalParams: params,
         labels: [orbitClass(params)],
       }

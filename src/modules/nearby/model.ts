@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NearbyEntry } from '../../orbit/nearby.ts'
-import { iso, OrbitalParamsSchema } from '../satellites/model.ts'
+import { OrbitalParamsSchema } from '../satellites/model.ts'
 
 const basicFields = {
   noradId: Type.Integer(),
@@ -52,7 +52,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
     visible: entry.visible,
     observerDaytime,
     satelliteSunlit: entry.sunlit,
-    epoch: iso(satellite.elements.epochMs),
+    epoch: satellite.epoch,
   }
   if (!extended) return basic
   return {

@@ -10,7 +10,6 @@ import {
   ErrorSchema,
   geopositionJson,
   IssSchema,
-  iso,
   SatelliteListSchema,
   SatelliteOneSchema,
   SatellitePositionSchema,
@@ -111,7 +110,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
           name: satellite.name,
           latitude: state.latitudeDeg,
           longitude: state.longitudeDeg,
-          epoch: iso(satellite.elements.epochMs),
+          epoch: satellite.epoch,
           datetime: instant.toISOString(),
           altitude: state.altitudeKm,
         }

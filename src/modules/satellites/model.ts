@@ -90,7 +90,7 @@ export function satelliteJson(satellite: Satellite) {
     labels: satellite.labels,
     groups: satellite.groups,
     tle: satellite.elements.tle ? { line1: satellite.elements.tle.line1, line2: satellite.elements.tle.line2 } : null,
-    epoch: iso(satellite.elements.epochMs),
+    epoch: satellite.epoch,
     orbitalParams: satellite.orbitalParams,
   }
 }
