@@ -55,6 +55,19 @@ describe('errors', () => {
   })
 })
 
+describe('docs', () => {
+  test('/swagger and /openapi serve the page; with a trailing slash they redirect to it', async () => {
+    for (const path of ['/swagger', '/openapi']) {
+      const page = await request(app, path)
+      expect(page.status).toBe(200)
+      expect(page.headers.get('content-type')).toStartWith('text/html')
+      const slash = await request(app, `${path}/`)
+      expect(slash.status).toBe(308)
+      expect(new URL(slash.headers.get('location')!, `http://localhost${path}/`).pathname).toBe(path)
+    }
+  })
+})
+
 describe('HEAD, CORS and OPTIONS', () => {
   test('HEAD works wherever GET does, with the same status and headers and no body', async () => {
     for (const path of [...KNOWN_PATHS.filter((p) => !p.endsWith('nearby')), '/api/v1/satellites/nearby?latitude=0&longitude=0']) {

@@ -136,7 +136,11 @@ export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOr
       if (!entry) chosen.set(el.noradId, { elements: el, groups: new Set([group]) })
       else {
         entry.groups.add(group)
-        if (el.epochMs > entry.elements.epochMs) entry.elements = el
+        // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
+        const unnamed = (e: ElementSet) => e.name === String(e.noradId)
+        if (el.epochMs > entry.elements.epochMs || (el.epochMs === entry.elements.epochMs && unnamed(entry.elements) && !unnamed(el))) {
+          entry.elements = el
+        }
       }
     }
   }

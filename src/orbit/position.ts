@@ -96,9 +96,10 @@ export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, 
   if (![p.x, p.y, p.z, v.x, v.y, v.z].every(Number.isFinite)) return why('SGP4 gives no finite state')
   const geo = eciToGeodeticFast(p, gmstRad)
   if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return why('SGP4 gives no finite state')
-  if (geo.height < 0) return why('decayed', true)
-  // Drag-dominated elements far from their epoch blow up to absurd heights without an SGP4 error.
-  if (geo.height > MAX_HEIGHT_KM) return why(`decayed (SGP4 gives an implausible height of ${geo.height.toExponential(2)} km)`, true)
+  // Below the ground, or (drag-dominated elements far from their epoch) flung out to absurd heights
+  // without an SGP4 error: after the epoch that is a decayed orbit, API.md's wording; before it, plain nonsense.
+  const outOfRange = instant.getTime() >= elements.epochMs ? 'decayed' : 'SGP4 gives a height outside 0..1,000,000 km'
+  if (geo.height < 0 || geo.height > MAX_HEIGHT_KM) return why(outOfRange, true)
   return {
     ok: true,
     state: {

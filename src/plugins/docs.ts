@@ -42,7 +42,12 @@ const docsPage = `<!doctype html>
 </html>`
 
 export function docs(version: string) {
-  const page = () => new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
+  const page = ({ request }: { request: Request }) => {
+    const path = new URL(request.url).pathname
+    if (path.endsWith('/')) return new Response(null, { status: 308, headers: { location: `../${path.split('/').at(-2)}` } })
+    return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  }
   return new Elysia({ name: 'docs' })
     .use(
       openapi({

@@ -160,6 +160,15 @@ describe('buildCatalog', () => {
     expect(catalog.groupCounts).toEqual({ stations: 1, weather: 2 })
   })
 
+  test('on equal epochs a named element set beats one named after its number (2LE)', () => {
+    const unnamed = parseOk(makeTle({ noradId: 7, name: '' }))
+    const named = parseOk(makeTle({ noradId: 7, name: 'SEVEN' }))
+    expect(unnamed.name).toBe('7')
+    const catalog = buildCatalog([{ group: 'a', elements: [unnamed] }, { group: 'b', elements: [named] }], ORIGIN, 0)
+    expect(catalog.get(7)!.name).toBe('SEVEN')
+    expect(catalog.get(7)!.groups).toEqual(['a', 'b'])
+  })
+
   test('a different catalogue has a different version; the same content the same one', () => {
     const a = buildCatalog([{ group: 'g', elements: [parseOk(makeTle({ noradId: 1 }))] }], ORIGIN, 0)
     const b = buildCatalog([{ group: 'g', elements: [parseOk(makeTle({ noradId: 1 }))] }], ORIGIN, 5)

@@ -22,7 +22,13 @@ const basicFields = {
 export const NearbyEntrySchema = t.Object({
   ...basicFields,
   geoposition: t.Optional(
-    t.Object({ latitude: t.Number(), longitude: t.Number() }, { description: 'extended mode only' }),
+    t.Object(
+      {
+        latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
+        longitude: t.Number({ description: 'degrees, -180..180' }),
+      },
+      { description: 'extended mode only' },
+    ),
   ),
   orbitalParams: t.Optional(OrbitalParamsSchema),
 })
@@ -30,8 +36,8 @@ export const NearbyEntrySchema = t.Object({
 export const NearbyResponseSchema = t.Object({
   metadata: t.Object({ total: Type.Integer(), mode: t.Union([t.Literal('basic'), t.Literal('extended')]) }),
   observer: t.Object({
-    latitude: t.Number(),
-    longitude: t.Number(),
+    latitude: t.Number({ description: 'degrees, as requested' }),
+    longitude: t.Number({ description: 'degrees, as requested' }),
     altitude: t.Number({ description: 'metres; 0 when omitted' }),
     datetime: t.String({ format: 'date-time' }),
   }),

@@ -1,4 +1,5 @@
 /** Schemas and JSON shapes of the service endpoints: healthcheck and status. */
+import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Catalog } from '../../catalog/catalog.ts'
 import type { RefreshStatus } from '../../catalog/refresh.ts'
@@ -12,8 +13,8 @@ export const CatalogStatusSchema = t.Object(
     source: t.Union([t.Literal('embedded'), t.Literal('snapshot'), t.Literal('cache'), t.Literal('refresh')], {
       description: 'Where the catalogue in use came from',
     }),
-    satellites: t.Integer({ description: 'Satellites in the catalogue' }),
-    groups: t.Record(t.String(), t.Integer(), { description: 'Satellites per upstream group' }),
+    satellites: Type.Integer({ description: 'Satellites in the catalogue' }),
+    groups: t.Record(t.String(), Type.Integer(), { description: 'Satellites per upstream group' }),
     loadedAt: t.String({ format: 'date-time', description: 'When this catalogue was loaded or swapped in' }),
     obtainedAt: t.String({ format: 'date-time', description: "When its data was obtained upstream (a snapshot's stamp, a fetch time)" }),
     epochs: t.Object({
@@ -36,7 +37,7 @@ export const RefreshStatusSchema = t.Object(
     lastSuccessAt: isoOrNull('End of the last successful round (304 included)'),
     lastError: t.Nullable(t.String({ description: 'Why the last round failed; null when it succeeded' })),
     nextAttemptAt: isoOrNull('When the next round is due (later after failures: exponential backoff up to 24 h)'),
-    consecutiveFailures: t.Integer({ description: 'Failed rounds in a row' }),
+    consecutiveFailures: Type.Integer({ description: 'Failed rounds in a row' }),
     inProgress: t.Boolean({ description: 'A round is running' }),
     cacheError: t.Nullable(t.String({ description: 'Why the last success could not be written to the data dir' })),
   },
@@ -45,7 +46,7 @@ export const RefreshStatusSchema = t.Object(
 
 export const StatusSchema = t.Object({
   version: t.String(),
-  uptimeSeconds: t.Integer(),
+  uptimeSeconds: Type.Integer(),
   catalog: CatalogStatusSchema,
   refresh: RefreshStatusSchema,
 })
