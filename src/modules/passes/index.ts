@@ -1,0 +1,86 @@
+/** GET /api/v1/satellites/:noradId/passes: when a satellite passes over an observer, and whether it can be seen. */
+import { Elysia } from 'elysia'
+import { findPasses } from '../../orbit/passes.ts'
+import { ApiError } from '../../plugins/errors.ts'
+import { routeParams } from '../../plugins/params.ts'
+import { instantOf, type ModuleContext, noradIdParam, observerParams, timeParam } from '../common.ts'
+import { ErrorSchema, iso } from '../satellites/model.ts'
+import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
+
+const MS_PER_DAY = 86_400_000
+
+export const passesParams = {
+  ...observerParams,
+  time: {
+    ...timeParam,
+    description: 'Start of the search: ISO 8601 with a zone (Z or ±hh:mm), 1957-10-04..2100-01-01. Default: now.',
+  },
+  days: { type: 'integer', min: 1, max: 10, default: 1, description: 'Length of the search, days' },
+  'elevation-threshold': {
+    type: 'number',
+    min: 0,
+    max: 90,
+    default: 10,
+    description: 'The elevation a pass must reach, degrees: rise and set are where the satellite crosses it',
+  },
+  'visible-only': { type: 'boolean', default: false, description: 'Only passes visible to the naked eye at some moment' },
+} as const
+
+const passesRoute = routeParams({ params: { noradId: noradIdParam }, query: passesParams })
+
+const DESCRIPTION = `Every pass of the satellite over the observer between \`time\` (default now) and \`days\` later: the stretches of time in which it is at or above \`elevation-threshold\`.
+
+- \`rise\` and \`set\` are the crossings of the threshold, \`culmination\` the highest point (with \`range\`), \`duration\` the seconds above the threshold. Times agree with Skyfield's \`find_events\` within a second (crossings are located to a few ms).
+- **Cut by the searched time**: a pass in progress at \`time\` has \`rise: null\` (it starts at \`metadata.from\`); one still in progress at the end has \`set: null\` (it ends at \`metadata.to\`). Its culmination is its highest point within the searched time, which may be that edge, and its duration counts only that time.
+- **Never sets** (a geostationary satellite above the threshold, a high orbit lingering): one pass covering the whole searched time, \`rise\` and \`set\` null.
+- **Never rises**: \`data\` is empty.
+- \`visible\`: at some moment of the pass the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer (the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
+- **Stale elements**: passes are looked for only where the satellite has a position (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
+
+export function passesModule({ store, clock }: ModuleContext) {
+  return new Elysia({ name: 'passes', prefix: '/api/v1/satellites' }).get(
+    '/:noradId/passes',
+    (ctx) => {
+      const { params, query } = passesRoute.read(ctx)
+      const catalog = store.current
+      const satellite = catalog.get(params.noradId)
+      if (!satellite) throw new ApiError(404, `satellite ${params.noradId} is not in the catalogue`)
+      const startMs = instantOf(query.time, clock).getTime()
+      const endMs = startMs + query.days * MS_PER_DAY
+      const search = findPasses(catalog.satrecOf(satellite), satellite.elements, {
+        observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
+        startMs,
+        endMs,
+        minElevationDeg: query['elevation-threshold'],
+      })
+      if (!search.anyPosition) {
+        throw new ApiError(
+          422,
+          `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`,
+        )
+      }
+      const passes = search.passes.map(passJson).filter((pass) => pass.visible || !query['visible-only'])
+      return {
+        data: passes,
+        metadata: {
+          total: passes.length,
+          noradId: satellite.noradId,
+          name: satellite.name,
+          epoch: iso(satellite.elements.epochMs),
+          observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude },
+          from: iso(startMs),
+          to: iso(endMs),
+          days: query.days,
+          elevationThreshold: query['elevation-threshold'],
+          visibleOnly: query['visible-only'],
+          noPosition: search.noPosition.map(noPositionJson),
+        },
+      }
+    },
+    {
+      ...passesRoute.hooks,
+      response: { 200: PassesResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+      detail: { tags: ['satellites'], summary: 'Passes of a satellite over an observer', description: DESCRIPTION },
+    },
+  )
+}

@@ -1,0 +1,91 @@
+/** Schemas and JSON shapes of /satellites/:noradId/passes. */
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
+import type { NoPositionSpan, Pass, SkyPoint, TimeSpan } from '../../orbit/passes.ts'
+import { iso } from '../satellites/model.ts'
+
+const isoInstant = (description: string) => t.String({ format: 'date-time', description })
+
+const pointFields = {
+  datetime: isoInstant('The instant, ms precision'),
+  azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
+  elevation: t.Number({ description: 'degrees above the horizon' }),
+}
+
+export const PassPointSchema = t.Object(pointFields, { description: 'Where the satellite is in the sky at an instant' })
+
+export const CulminationSchema = t.Object(
+  { ...pointFields, range: t.Number({ description: 'km from the observer' }) },
+  { description: 'The highest point of the pass (within the searched time)' },
+)
+
+export const TimeSpanSchema = t.Object({ from: isoInstant('Start'), to: isoInstant('End') })
+
+export const PassSchema = t.Object({
+  rise: t.Nullable(PassPointSchema, {
+    description:
+      'Where the satellite climbs through the threshold; null when it is above the threshold already at the start of the searched time (metadata.from), or where its positions begin (see metadata.noPosition)',
+  }),
+  culmination: CulminationSchema,
+  set: t.Nullable(PassPointSchema, {
+    description:
+      'Where it sinks through the threshold; null when it is still above the threshold at the end of the searched time (metadata.to), or where its positions end',
+  }),
+  duration: t.Number({ description: 'Seconds at or above the threshold within the searched time (from the rise or the start, to the set or the end)' }),
+  visible: t.Boolean({
+    description: 'Visible to the naked eye at some moment of the pass: sunlit (not in the umbra) while the Sun is at or below -6° at the observer',
+  }),
+  visibleWindow: t.Nullable(TimeSpanSchema, { description: 'The first stretch of the pass in which it is visible; null when it never is' }),
+  visibleWindows: t.Array(TimeSpanSchema, {
+    description: 'Every visible stretch, in order (more than one only in long passes of high orbits: the sky darkens or brightens, or the satellite crosses the shadow)',
+  }),
+})
+
+export const PassesResponseSchema = t.Object({
+  data: t.Array(PassSchema, { description: 'Passes in time order' }),
+  metadata: t.Object({
+    total: Type.Integer({ description: 'Number of passes listed' }),
+    noradId: Type.Integer(),
+    name: t.String(),
+    epoch: isoInstant("The element set's epoch (predictions degrade as the search moves away from it)"),
+    observer: t.Object({
+      latitude: t.Number(),
+      longitude: t.Number(),
+      altitude: t.Number({ description: 'metres; 0 when omitted' }),
+    }),
+    from: isoInstant('Start of the searched time (`time`, or now)'),
+    to: isoInstant('End of the searched time: from + days'),
+    days: Type.Integer(),
+    elevationThreshold: t.Number({ description: 'degrees' }),
+    visibleOnly: t.Boolean(),
+    noPosition: t.Array(
+      t.Object({ from: isoInstant('Start'), to: isoInstant('End'), reason: t.String({ description: 'Why, at the start of the stretch' }) }),
+      { description: 'Stretches of the searched time in which the satellite has no valid position (stale or decayed elements); no pass is looked for there' },
+    ),
+  }),
+})
+
+function pointJson(point: SkyPoint) {
+  return { datetime: iso(point.instantMs), azimuth: point.azimuthDeg, elevation: point.elevationDeg }
+}
+
+function spanJson(span: TimeSpan) {
+  return { from: iso(span.fromMs), to: iso(span.toMs) }
+}
+
+export function passJson(pass: Pass) {
+  const windows = pass.visible.map(spanJson)
+  return {
+    rise: pass.rise && pointJson(pass.rise),
+    culmination: { ...pointJson(pass.culmination), range: pass.culmination.rangeKm },
+    set: pass.set && pointJson(pass.set),
+    duration: (pass.endMs - pass.startMs) / 1000,
+    visible: windows.length > 0,
+    visibleWindow: windows[0] ?? null,
+    visibleWindows: windows,
+  }
+}
+
+export function noPositionJson(span: NoPositionSpan) {
+  return { ...spanJson(span), reason: span.reason }
+}
