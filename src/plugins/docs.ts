@@ -54,7 +54,8 @@ export function docs(version: string) {
         path: '/openapi',
         specPath: SPEC_PATH,
         provider: null,
-        exclude: { paths: [...DOCS_PATHS, SPEC_PATH, SCALAR_PATH] },
+        // staticFile: false keeps paths with a dot (the CelesTrak-compatible /NORAD/elements/gp.php) in the document.
+        exclude: { paths: [...DOCS_PATHS, SPEC_PATH, SCALAR_PATH], staticFile: false },
         documentation: {
           info: {
             title: 'sattrack',

@@ -33,7 +33,20 @@ export interface EnumParam extends ParamBase {
 export interface TimeParam extends ParamBase {
   type: 'time'
 }
-export type ParamSpec = NumberParam | BooleanParam | EnumParam | TimeParam
+/** A comma-separated list of distinct NORAD catalog numbers (`25544,20580`); the parsed value is a number[]. */
+export interface IdListParam extends ParamBase {
+  type: 'ids'
+  /** The most ids a list may hold. */
+  maxItems: number
+  required?: true
+}
+/** Free text of 1 to `maxLength` characters, taken as given. */
+export interface TextParam extends ParamBase {
+  type: 'text'
+  maxLength: number
+  required?: true
+}
+export type ParamSpec = NumberParam | BooleanParam | EnumParam | TimeParam | IdListParam | TextParam
 
 type ValueOf<P> = P extends BooleanParam
   ? boolean
@@ -41,7 +54,11 @@ type ValueOf<P> = P extends BooleanParam
     ? string
     : P extends TimeParam
       ? string | undefined
-      : P extends { required: true }
+      : P extends IdListParam
+        ? P extends { required: true } ? number[] : number[] | undefined
+        : P extends TextParam
+          ? P extends { required: true } ? string : string | undefined
+          : P extends { required: true }
         ? number
         : P extends { default: number }
           ? number
@@ -53,7 +70,10 @@ export const TIME_MIN_MS = Date.UTC(1957, 9, 4)
 export const TIME_MAX_MS = Date.UTC(2100, 0, 1)
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
-const INTEGER = /^\+?\d+$/
+const INTEGER = /^\d+$/
+/** The catalog numbers an id list may hold. */
+const MAX_LIST_ID = 999_999_999
+const ID_LIST = /^\d+(,\d+)*$/
 /** Date, time and a zone (`Z` or ±hh:mm; a space stands for a `+` that a query string decoded). */
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/
 
@@ -68,6 +88,10 @@ function describe(name: string, spec: ParamSpec): string {
       return `${name} must be one of ${spec.values.join(', ')}`
     case 'time':
       return `${name} must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01`
+    case 'ids':
+      return `${name} must be a comma-separated list of 1 to ${spec.maxItems} NORAD catalog numbers (integers between 1 and ${MAX_LIST_ID})`
+    case 'text':
+      return `${name} must be 1 to ${spec.maxLength} characters`
   }
 }
 
@@ -114,6 +138,21 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
       if (!instant) throw bad()
       return instant.toISOString()
     }
+    case 'ids': {
+      if (!ID_LIST.test(raw)) throw bad()
+      const ids = raw.split(',').map(Number)
+      if (ids.some((id) => id < 1 || id > MAX_LIST_ID)) throw bad()
+      if (ids.length > spec.maxItems) throw new ApiError(400, `${name} must list at most ${spec.maxItems} catalog numbers (got ${ids.length})`)
+      const seen = new Set<number>()
+      for (const id of ids) {
+        if (seen.has(id)) throw new ApiError(400, `${name} must not repeat a catalog number (${id} is given twice)`)
+        seen.add(id)
+      }
+      return ids
+    }
+    case 'text':
+      if (raw.length === 0 || raw.length > spec.maxLength) throw bad()
+      return raw
   }
 }
 
@@ -131,6 +170,11 @@ function schemaOf(spec: ParamSpec): TSchema {
       return t.String({ ...meta, enum: [...spec.values], default: spec.default })
     case 'time':
       return t.String({ ...meta, format: 'date-time', examples: ['2026-05-30T12:00:00Z'] })
+    case 'ids':
+      // Documented and validated in its query-string form; `read` hands the handler the numbers.
+      return t.String({ ...meta, pattern: ID_LIST.source, examples: ['25544,20580'] })
+    case 'text':
+      return t.String({ ...meta, minLength: 1, maxLength: spec.maxLength })
   }
 }
 
@@ -174,8 +218,21 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
   query?: Q
   params?: P
 }) {
+  // Id lists stay in their canonical text form in the query (what the schema validates and documents).
+  const listNames = Object.entries(spec.query ?? {})
+    .filter(([, s]) => s.type === 'ids')
+    .map(([name]) => name)
+  const asText = (values: Record<string, unknown>) => {
+    for (const name of listNames) if (Array.isArray(values[name])) values[name] = (values[name] as number[]).join(',')
+    return values
+  }
   return {
-    read: (ctx: { query: unknown; params: unknown }) => ctx as unknown as { query: Values<Q>; params: Values<P> },
+    read: (ctx: { query: unknown; params: unknown }) => {
+      if (listNames.length === 0) return ctx as unknown as { query: Values<Q>; params: Values<P> }
+      const query = { ...(ctx.query as Record<string, unknown>) }
+      for (const name of listNames) if (typeof query[name] === 'string') query[name] = (query[name] as string).split(',').map(Number)
+      return { query, params: ctx.params } as unknown as { query: Values<Q>; params: Values<P> }
+    },
     hooks: {
       ...(spec.query ? { query: paramsSchema(spec.query) } : {}),
       ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
@@ -188,7 +245,7 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
         }
         if (spec.query) {
           const search = new URL(request.url).searchParams
-          Object.assign(query, parseParams(spec.query, (name) => search.getAll(name)))
+          Object.assign(query, asText(parseParams(spec.query, (name) => search.getAll(name))))
         }
       },
     },

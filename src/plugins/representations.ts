@@ -66,12 +66,17 @@ function notModified(ifNoneMatch: string | null, etag: string): boolean {
 
 /**
  * A cache of representations keyed by an owner object (a catalogue) and a
- * name; entries go away with their owner.
+ * name; entries go away with their owner. With `maxEntries`, an owner keeps at
+ * most that many, dropping the least recently used (for keys made from
+ * queries, which clients can vary without end).
  */
 export class RepresentationCache<Owner extends object> {
   private readonly byOwner = new WeakMap<Owner, Map<string, Variants>>()
 
-  constructor(private readonly cacheControl = 'public, max-age=60') {}
+  constructor(
+    private readonly cacheControl = 'public, max-age=60',
+    private readonly maxEntries = Number.POSITIVE_INFINITY,
+  ) {}
 
   get(owner: Owner, key: string, build: () => Representation): Variants {
     let byKey = this.byOwner.get(owner)
@@ -82,6 +87,11 @@ export class RepresentationCache<Owner extends object> {
     let variants = byKey.get(key)
     if (!variants) {
       variants = new Variants(build())
+      byKey.set(key, variants)
+      if (byKey.size > this.maxEntries) byKey.delete(byKey.keys().next().value!)
+    } else if (Number.isFinite(this.maxEntries)) {
+      // Map order is insertion order: moving a hit to the end makes the first key the least recently used.
+      byKey.delete(key)
       byKey.set(key, variants)
     }
     return variants
@@ -105,7 +115,12 @@ export class RepresentationCache<Owner extends object> {
 
 /** A JSON representation with a strong ETag derived from `version` and `key`. */
 export function jsonRepresentation(version: string, key: string, value: unknown): Representation {
-  const body = new TextEncoder().encode(JSON.stringify(value)) as Uint8Array<ArrayBuffer>
+  return textRepresentation(version, key, 'application/json; charset=utf-8', JSON.stringify(value))
+}
+
+/** A representation of any text (TLE, CSV, JSON already serialised) with a strong ETag from `version` and `key`. */
+export function textRepresentation(version: string, key: string, contentType: string, text: string): Representation {
+  const body = new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>
   const tag = Bun.hash(`${version}:${key}`).toString(36)
-  return { etag: `"${tag}"`, contentType: 'application/json; charset=utf-8', body }
+  return { etag: `"${tag}"`, contentType, body }
 }

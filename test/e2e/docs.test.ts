@@ -110,7 +110,8 @@ describe('docs pages', () => {
 
 describe('GET /openapi/json', () => {
   const PART1 = {
-    '/api/v1/satellites': { query: [], path: [] },
+    // Part 2 adds the list search (none of it required).
+    '/api/v1/satellites': { query: ['group', 'search', 'ids', 'page', 'page-size'], path: [] },
     '/api/v1/satellites/iss': { query: ['time'], path: [] },
     '/api/v1/satellites/{noradId}/geoposition': { query: ['time'], path: ['noradId'] },
     '/api/v1/satellites/nearby': {

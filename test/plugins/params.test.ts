@@ -31,7 +31,7 @@ function errorOf(query: string): string {
 describe('parseParams', () => {
   test('plain decimals, defaults, booleans, enums', () => {
     expect(parse('latitude=-33.87')).toEqual({ latitude: -33.87, altitude: 0, flag: false, mode: 'basic' })
-    expect(parse('latitude=10.&altitude=.5&flag=true&mode=extended&id=%2B42&ignored=x')).toEqual({
+    expect(parse('latitude=10.&altitude=.5&flag=true&mode=extended&id=42&ignored=x')).toEqual({
       latitude: 10,
       altitude: 0.5,
       id: 42,
@@ -55,6 +55,7 @@ describe('parseParams', () => {
     ['latitude=1&altitude=-1001', 'altitude must be a number between -1000 and 100000 (metres)'],
     ['latitude=1&id=0', 'id must be an integer between 1 and 999999999'],
     ['latitude=1&id=1.5', 'id must be an integer between 1 and 999999999'],
+    ['latitude=1&id=%2B42', 'id must be an integer between 1 and 999999999'],
     ['latitude=1&id=1000000000', 'id must be an integer between 1 and 999999999'],
     ['latitude=1&flag=TRUE', 'flag must be true or false'],
     ['latitude=1&flag=1', 'flag must be true or false'],

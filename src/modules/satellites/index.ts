@@ -1,12 +1,14 @@
-/** Satellites: the list, one satellite, its geoposition, and the ISS. */
+/** Satellites: the list and its search, one satellite, geopositions (one or a batch), and the ISS. */
 import { Elysia } from 'elysia'
 import type { Catalog, Satellite } from '../../catalog/catalog.ts'
+import { type Selection, selectSatellites } from '../../catalog/select.ts'
 import { positionAt, siderealTimeRad } from '../../orbit/position.ts'
 import { ApiError } from '../../plugins/errors.ts'
-import { routeParams } from '../../plugins/params.ts'
+import { routeParams, type Values } from '../../plugins/params.ts'
 import { jsonRepresentation, RepresentationCache } from '../../plugins/representations.ts'
 import { instantOf, type ModuleContext, noradIdParam, timeParam } from '../common.ts'
 import {
+  BatchGeopositionSchema,
   ErrorSchema,
   geopositionJson,
   IssSchema,
@@ -14,13 +16,91 @@ import {
   SatelliteOneSchema,
   SatellitePositionSchema,
   satelliteJson,
+  satellitePositionJson,
 } from './model.ts'
 
 export const ISS_NORAD_ID = 25544
+/** The most satellites one request's `ids` may name. */
+export const MAX_BATCH_IDS = 100
+/** The most satellites one page may hold. */
+export const MAX_PAGE_SIZE = 1000
+/** Page size when `page` is given alone. */
+export const DEFAULT_PAGE_SIZE = 100
+/** Filtered lists kept prepared per catalogue version (the least recently used go first). */
+const MAX_CACHED_SEARCHES = 256
 
+const listParams = {
+  group: {
+    type: 'text',
+    maxLength: 100,
+    description: 'Only satellites loaded from this upstream group (e.g. `stations`; case-insensitive). A group the catalogue does not have matches nothing.',
+  },
+  search: {
+    type: 'text',
+    maxLength: 100,
+    description: 'Case-insensitive part of the name (`iss`), or the exact catalog number (`25544`)',
+  },
+  ids: {
+    type: 'ids',
+    maxItems: MAX_BATCH_IDS,
+    description: `Only these catalog numbers: a comma-separated list of up to ${MAX_BATCH_IDS} distinct ids`,
+  },
+  page: { type: 'integer', min: 1, max: 1_000_000, description: 'Page to show, from 1 (default 1 when page-size is given)' },
+  'page-size': {
+    type: 'integer',
+    min: 1,
+    max: MAX_PAGE_SIZE,
+    description: `Satellites per page, 1..${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE} when page is given)`,
+  },
+} as const
+
+const listRoute = routeParams({ query: listParams })
 const issRoute = routeParams({ query: { time: timeParam } })
 const oneRoute = routeParams({ params: { noradId: noradIdParam } })
 const geopositionRoute = routeParams({ params: { noradId: noradIdParam }, query: { time: timeParam } })
+const batchRoute = routeParams({
+  query: {
+    ids: {
+      type: 'ids',
+      maxItems: MAX_BATCH_IDS,
+      required: true,
+      description: `Catalog numbers, comma-separated: 1 to ${MAX_BATCH_IDS} distinct ids`,
+    },
+    time: timeParam,
+  },
+})
+
+type ListQuery = Values<typeof listParams>
+
+/** The list answer for a search: the matches, one page of them when paging is asked for. */
+function listAnswer(catalog: Catalog, query: ListQuery) {
+  const selection: Selection = { group: query.group, search: query.search, ids: query.ids }
+  const matches = selectSatellites(catalog, selection)
+  if (query.page === undefined && query['page-size'] === undefined) {
+    return { data: matches.map(satelliteJson), metadata: { total: matches.length } }
+  }
+  const page = query.page ?? 1
+  const pageSize = query['page-size'] ?? DEFAULT_PAGE_SIZE
+  const start = (page - 1) * pageSize
+  return {
+    data: matches.slice(start, start + pageSize).map(satelliteJson),
+    metadata: { total: matches.length, page, pageSize, pages: Math.ceil(matches.length / pageSize) },
+  }
+}
+
+/** One key per distinct answer: case folded where matching ignores it, ids in order. */
+function searchKey(query: ListQuery): string {
+  const parts = [
+    ['group', query.group?.toLowerCase()],
+    ['search', query.search?.toLowerCase()],
+    ['ids', query.ids ? [...query.ids].sort((a, b) => a - b).join(',') : undefined],
+    ['page', query.page],
+    ['page-size', query['page-size']],
+  ] as const
+  return `list?${parts.map(([name, value]) => `${name}=${encodeURIComponent(value ?? '')}`).join('&')}`
+}
+
+const isSearch = (query: ListQuery) => (Object.keys(listParams) as (keyof ListQuery)[]).some((name) => query[name] !== undefined)
 
 function findSatellite(catalog: Catalog, noradId: number): Satellite {
   const satellite = catalog.get(noradId)
@@ -39,24 +119,71 @@ function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) 
 
 export function satellitesModule({ store, clock }: ModuleContext) {
   const answers = new RepresentationCache<Catalog>()
+  const searches = new RepresentationCache<Catalog>(undefined, MAX_CACHED_SEARCHES)
 
   return new Elysia({ name: 'satellites', prefix: '/api/v1/satellites' })
     .get(
       '',
-      ({ request }) => {
+      (ctx) => {
+        const { query } = listRoute.read(ctx)
         const catalog = store.current
-        const list = answers.get(catalog, 'list', () =>
-          jsonRepresentation(catalog.version, 'list', { data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } }),
-        )
-        return answers.respond(request, list)
+        if (!isSearch(query)) {
+          const list = answers.get(catalog, 'list', () =>
+            jsonRepresentation(catalog.version, 'list', { data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } }),
+          )
+          return answers.respond(ctx.request, list)
+        }
+        const key = searchKey(query)
+        const found = searches.get(catalog, key, () => jsonRepresentation(catalog.version, key, listAnswer(catalog, query)))
+        return searches.respond(ctx.request, found)
       },
       {
-        response: { 200: SatelliteListSchema },
+        ...listRoute.hooks,
+        response: { 200: SatelliteListSchema, 400: ErrorSchema },
         detail: {
           tags: ['satellites'],
-          summary: 'List all satellites',
+          summary: 'List all satellites, or search them',
           description:
-            'The whole catalogue ordered by noradId ascending. Serialised and compressed (gzip, brotli) once per catalogue version; sent with a strong ETag, and a matching If-None-Match gets 304.',
+            'Ordered by noradId ascending. Without parameters: the whole catalogue. `group`, `search` and `ids` filter (every one given must hold); ' +
+            'a group the catalogue does not have matches nothing (an empty list, not an error). ' +
+            '`page` and `page-size` cut the matches into pages and add `page`, `pageSize` and `pages` to `metadata` (`total` counts every match); ' +
+            'a page past the last is an empty list. Answers are serialised and compressed (gzip, brotli) once per catalogue version and query, ' +
+            'sent with a strong ETag, and a matching If-None-Match gets 304.',
+        },
+      },
+    )
+    .get(
+      '/geoposition',
+      (ctx) => {
+        const { query } = batchRoute.read(ctx)
+        const catalog = store.current
+        const instant = instantOf(query.time, clock)
+        const gmst = siderealTimeRad(instant)
+        const data: ReturnType<typeof satellitePositionJson>[] = []
+        const missing: number[] = []
+        const noPosition: number[] = []
+        for (const id of query.ids) {
+          const satellite = catalog.get(id)
+          if (!satellite) {
+            missing.push(id)
+            continue
+          }
+          const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, gmst)
+          if (result.ok) data.push(satellitePositionJson(satellite, result.state, instant))
+          else noPosition.push(id)
+        }
+        return { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition } }
+      },
+      {
+        ...batchRoute.hooks,
+        response: { 200: BatchGeopositionSchema, 400: ErrorSchema },
+        detail: {
+          tags: ['satellites'],
+          summary: 'Geopositions of several satellites',
+          description:
+            `Sub-satellite points and heights of up to ${MAX_BATCH_IDS} satellites at one instant (\`time\`, default now), in the order of \`ids\`. ` +
+            'Ids not in the catalogue are listed in `metadata.missing`, ids without a valid position then in `metadata.noPosition`; neither fails the request. ' +
+            'A malformed, repeated, duplicated or too long id list is a 400.',
         },
       },
     )
@@ -105,15 +232,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
         const instant = instantOf(query.time, clock)
         const satellite = findSatellite(catalog, params.noradId)
         const state = requirePosition(catalog, satellite, instant)
-        return {
-          noradId: satellite.noradId,
-          name: satellite.name,
-          latitude: state.latitudeDeg,
-          longitude: state.longitudeDeg,
-          epoch: satellite.epoch,
-          datetime: instant.toISOString(),
-          altitude: state.altitudeKm,
-        }
+        return satellitePositionJson(satellite, state, instant)
       },
       {
         ...geopositionRoute.hooks,

@@ -68,17 +68,34 @@ export const SatellitePositionSchema = t.Object({
 
 export const SatelliteListSchema = t.Object({
   data: t.Array(SatelliteSchema),
-  metadata: t.Object({ total: Type.Integer() }),
+  metadata: t.Object({
+    total: Type.Integer({ description: 'Satellites that match (on every page together); the whole catalogue without filters' }),
+    page: t.Optional(Type.Integer({ description: 'The page shown, from 1 (only with page or page-size)' })),
+    pageSize: t.Optional(Type.Integer({ description: 'Satellites per page (only with page or page-size)' })),
+    pages: t.Optional(Type.Integer({ description: 'How many pages the matches fill: ceil(total / pageSize); 0 when nothing matches' })),
+  }),
+})
+
+export const BatchGeopositionSchema = t.Object({
+  data: t.Array(SatellitePositionSchema, { description: 'One entry per requested satellite that has a position, in the order of ids' }),
+  metadata: t.Object({
+    total: Type.Integer({ description: 'Entries in data' }),
+    datetime: isoInstant('The instant of every position'),
+    missing: t.Array(Type.Integer(), { description: 'Requested ids that are not in the catalogue, in the order of ids' }),
+    noPosition: t.Array(Type.Integer(), {
+      description: 'Requested ids in the catalogue without a valid position at that instant (see the API rule), in the order of ids',
+    }),
+  }),
 })
 
 export const SatelliteOneSchema = t.Object({
   data: SatelliteSchema,
-  metadata: t.Object({ total: t.Literal(1) }),
+  metadata: t.Object({ total: Type.Integer({ minimum: 1, maximum: 1 }) }),
 })
 
 export const IssSchema = t.Object({
   data: t.Composite([SatelliteSchema, t.Object({ geoposition: GeopositionSchema })]),
-  metadata: t.Object({ total: t.Literal(1), datetime: isoInstant('The instant of the position') }),
+  metadata: t.Object({ total: Type.Integer({ minimum: 1, maximum: 1 }), datetime: isoInstant('The instant of the position') }),
 })
 
 export const iso = (ms: number) => new Date(ms).toISOString()
@@ -92,6 +109,19 @@ export function satelliteJson(satellite: Satellite) {
     tle: satellite.elements.tle ? { line1: satellite.elements.tle.line1, line2: satellite.elements.tle.line2 } : null,
     epoch: satellite.epoch,
     orbitalParams: satellite.orbitalParams,
+  }
+}
+
+/** A satellite's position at an instant, as /:noradId/geoposition answers it. */
+export function satellitePositionJson(satellite: Satellite, state: SatelliteState, instant: Date) {
+  return {
+    noradId: satellite.noradId,
+    name: satellite.name,
+    latitude: state.latitudeDeg,
+    longitude: state.longitudeDeg,
+    epoch: satellite.epoch,
+    datetime: instant.toISOString(),
+    altitude: state.altitudeKm,
   }
 }
 

@@ -1,0 +1,74 @@
+/**
+ * CelesTrak's GP query (`gp.php?GROUP=stations&FORMAT=tle`) read the way
+ * CelesTrak reads it: parameter names and FORMAT values in any case, exactly one
+ * selector (CATNR, INTDES, GROUP or NAME), FORMAT defaulting to TLE. A query
+ * that breaks a rule gets a plain-text message, not the API's JSON error.
+ */
+
+export const FEED_FORMATS = ['tle', '3le', '2le', 'json', 'json-pretty', 'csv'] as const
+export type FeedFormat = (typeof FEED_FORMATS)[number]
+
+export const FEED_SELECTORS = ['CATNR', 'INTDES', 'GROUP', 'NAME'] as const
+
+export type FeedSelector =
+  | { kind: 'CATNR'; noradId: number }
+  /** A launch `1998-067` or a piece `1998-067A`, upper case. */
+  | { kind: 'INTDES'; launch: string }
+  /** Lower case: groups are matched without regard to case. */
+  | { kind: 'GROUP'; group: string }
+  /** Lower case: a part of the name, matched without regard to case. */
+  | { kind: 'NAME'; text: string }
+
+export type FeedQuery = { ok: true; selector: FeedSelector; format: FeedFormat } | { ok: false; message: string }
+
+const MAX_TEXT = 100
+
+const invalid = (why: string): FeedQuery => ({ ok: false, message: `Invalid query: ${why}` })
+
+/** The CelesTrak query in `params`; unknown parameters are ignored, as CelesTrak does. */
+export function parseFeedQuery(params: URLSearchParams): FeedQuery {
+  const values = new Map<string, string[]>()
+  for (const [name, value] of params) {
+    const key = name.toUpperCase()
+    values.set(key, [...(values.get(key) ?? []), value])
+  }
+  for (const name of [...FEED_SELECTORS, 'FORMAT']) {
+    if ((values.get(name)?.length ?? 0) > 1) return invalid(`${name} is given more than once`)
+  }
+  const given = FEED_SELECTORS.filter((name) => values.has(name))
+  if (given.length === 0) return invalid(`give one of ${FEED_SELECTORS.join(', ')} (e.g. GROUP=stations&FORMAT=TLE)`)
+  if (given.length > 1) return invalid(`give only one of ${FEED_SELECTORS.join(', ')} (got ${given.join(' and ')})`)
+
+  const rawFormat = values.get('FORMAT')?.[0] ?? 'tle'
+  const format = FEED_FORMATS.find((f) => f === rawFormat.toLowerCase())
+  if (!format) return invalid(`FORMAT must be one of ${FEED_FORMATS.map((f) => f.toUpperCase()).join(', ')} (XML and KVN are not offered)`)
+
+  const kind = given[0]!
+  const raw = values.get(kind)![0]!.trim()
+  switch (kind) {
+    case 'CATNR': {
+      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return invalid('CATNR must be a catalog number of 1 to 9 digits')
+      return { ok: true, selector: { kind, noradId: Number(raw) }, format }
+    }
+    case 'INTDES': {
+      if (!/^\d{4}-\d{3}[A-Za-z]{0,3}$/.test(raw)) return invalid('INTDES must be a launch (yyyy-nnn) or one of its pieces (yyyy-nnnA)')
+      return { ok: true, selector: { kind, launch: raw.toUpperCase() }, format }
+    }
+    case 'GROUP': {
+      if (!/^[A-Za-z0-9_-]+$/.test(raw) || raw.length > MAX_TEXT) {
+        return invalid(`GROUP must be a group name of 1 to ${MAX_TEXT} letters, digits, - or _`)
+      }
+      return { ok: true, selector: { kind, group: raw.toLowerCase() }, format }
+    }
+    case 'NAME': {
+      if (raw.length === 0 || raw.length > MAX_TEXT) return invalid(`NAME must be 1 to ${MAX_TEXT} characters`)
+      return { ok: true, selector: { kind, text: raw.toLowerCase() }, format }
+    }
+  }
+}
+
+/** One key per distinct answer (selector values are already case-folded). */
+export function feedKey(selector: FeedSelector, format: FeedFormat): string {
+  const value = selector.kind === 'CATNR' ? selector.noradId : selector.kind === 'INTDES' ? selector.launch : selector.kind === 'GROUP' ? selector.group : selector.text
+  return `gp?${selector.kind}=${encodeURIComponent(String(value))}&FORMAT=${format}`
+}

@@ -1,0 +1,148 @@
+/**
+ * Server-Sent Events (the WHATWG `text/event-stream` format): one event on a
+ * fixed cadence, heartbeat comments between, and every timer stopped as soon
+ * as the client goes away (the body is cancelled or the request aborted).
+ */
+
+export interface SseEvent {
+  /** The `event:` field: what a client's `addEventListener(name)` listens for. */
+  event: string
+  /** Sent as one line of JSON in the `data:` field. */
+  data: unknown
+}
+
+export interface SseStreamOptions {
+  /** The event of each tick (the first is sent at once). */
+  next: () => SseEvent
+  /** Time between events, ms. */
+  intervalMs: number
+  /** Time between heartbeat comments, ms (they keep proxies and idle timeouts from closing a quiet connection). */
+  heartbeatMs: number
+  /** Called once when the stream ends, whatever ends it. */
+  onClose: () => void
+  /** Ends the stream when aborted (the request's signal: the client left). */
+  signal?: AbortSignal
+  /** Told when producing an event fails; the stream then ends. */
+  onError?: (error: unknown) => void
+}
+
+/** How long a client waits before reconnecting after the connection drops, ms (the `retry:` field). */
+export const RECONNECT_MS = 5000
+
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  // Reverse proxies (nginx) would otherwise hold events back in their buffers.
+  'x-accel-buffering': 'no',
+} as const
+
+/** One event in wire form. JSON never holds a raw newline, so `data:` is one line. */
+export function formatEvent({ event, data }: SseEvent): string {
+  return `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+}
+
+export function heartbeatComment(): string {
+  return ': heartbeat\n\n'
+}
+
+export interface SseStream {
+  body: ReadableStream<Uint8Array>
+  /** Ends the stream from the server side (the client sees the body end). */
+  end: () => void
+  readonly closed: boolean
+}
+
+/** An event stream; it ends when the client leaves, when `end` is called, or when producing an event fails. */
+export function sseStream(options: SseStreamOptions): SseStream {
+  const encoder = new TextEncoder()
+  let tick: ReturnType<typeof setInterval> | undefined
+  let heartbeat: ReturnType<typeof setInterval> | undefined
+  let closed = false
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined
+
+  const close = () => {
+    if (closed) return
+    closed = true
+    clearInterval(tick)
+    clearInterval(heartbeat)
+    options.signal?.removeEventListener('abort', close)
+    options.onClose()
+  }
+  const send = (text: string) => {
+    if (closed) return
+    try {
+      controller!.enqueue(encoder.encode(text))
+    } catch {
+      close() // the stream is gone: the client left between our checks
+    }
+  }
+  const end = () => {
+    if (closed) return
+    close()
+    try {
+      controller?.close()
+    } catch {
+      // already closed by the client going away
+    }
+  }
+  const sendNext = () => {
+    let event: SseEvent
+    try {
+      event = options.next()
+    } catch (error) {
+      options.onError?.(error)
+      return end()
+    }
+    send(formatEvent(event))
+  }
+
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c
+      if (options.signal?.aborted) return end()
+      options.signal?.addEventListener('abort', close)
+      send(`retry: ${RECONNECT_MS}\n\n`)
+      sendNext()
+      tick = setInterval(sendNext, options.intervalMs)
+      heartbeat = setInterval(() => send(heartbeatComment()), options.heartbeatMs)
+    },
+    cancel() {
+      close()
+    },
+  })
+  return {
+    body,
+    end,
+    get closed() {
+      return closed
+    },
+  }
+}
+
+/** The open streams, each known by the function that ends it, and a cap on how many may be open. */
+export class OpenStreams {
+  readonly #ends = new Set<() => void>()
+
+  constructor(readonly max: number) {}
+
+  get active(): number {
+    return this.#ends.size
+  }
+
+  get full(): boolean {
+    return this.#ends.size >= this.max
+  }
+
+  add(end: () => void): void {
+    this.#ends.add(end)
+  }
+
+  remove(end: () => void): void {
+    this.#ends.delete(end)
+  }
+
+  /** Ends every open stream: they have no end of their own, so a stopping service ends them before it drains. */
+  closeAll(): void {
+    for (const end of [...this.#ends]) end()
+  }
+}

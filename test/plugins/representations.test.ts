@@ -1,0 +1,57 @@
+/** RepresentationCache: one build per owner and key, and a bound on the entries an owner keeps. */
+import { describe, expect, test } from 'bun:test'
+import { RepresentationCache, textRepresentation } from '../../src/plugins/representations.ts'
+
+describe('RepresentationCache', () => {
+  test('builds once per owner and key', () => {
+    const cache = new RepresentationCache<object>()
+    const owner = {}
+    let builds = 0
+    const build = () => {
+      builds++
+      return textRepresentation('v1', 'k', 'text/plain', 'body')
+    }
+    const a = cache.get(owner, 'k', build)
+    expect(cache.get(owner, 'k', build)).toBe(a)
+    expect(builds).toBe(1)
+    cache.get({}, 'k', build)
+    expect(builds).toBe(2)
+  })
+
+  test('with maxEntries, the least recently used entry goes first', () => {
+    const cache = new RepresentationCache<object>(undefined, 2)
+    const owner = {}
+    const built: string[] = []
+    const get = (key: string) =>
+      cache.get(owner, key, () => {
+        built.push(key)
+        return textRepresentation('v1', key, 'text/plain', key)
+      })
+    get('a')
+    get('b')
+    get('a') // a is now the most recently used
+    get('c') // evicts b
+    get('a')
+    get('b') // built again; evicts c
+    expect(built).toEqual(['a', 'b', 'c', 'b'])
+  })
+
+  test('a text representation: its content type, the UTF-8 body, a strong ETag from version and key', () => {
+    const r = textRepresentation('v1', 'gp?GROUP=x', 'text/csv; charset=utf-8', 'é\r\n')
+    expect(r.contentType).toBe('text/csv; charset=utf-8')
+    expect([...r.body]).toEqual([0xc3, 0xa9, 13, 10])
+    expect(r.etag).toMatch(/^"[0-9a-z]+"$/)
+    expect(textRepresentation('v2', 'gp?GROUP=x', 'text/csv', '').etag).not.toBe(r.etag)
+    expect(textRepresentation('v1', 'gp?GROUP=y', 'text/csv', '').etag).not.toBe(r.etag)
+  })
+
+  test('respond: 304 for a matching If-None-Match, the body otherwise', async () => {
+    const cache = new RepresentationCache<object>('public, max-age=5')
+    const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain; charset=utf-8', 'hello'))
+    const ok = cache.respond(new Request('http://localhost/'), variants)
+    expect(await ok.text()).toBe('hello')
+    expect(ok.headers.get('cache-control')).toBe('public, max-age=5')
+    const etag = ok.headers.get('etag')!
+    expect(cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': etag } }), variants).status).toBe(304)
+  })
+})
