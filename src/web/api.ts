@@ -1,0 +1,170 @@
+/**
+ * The service's API as the page uses it. Every URL is relative to the page,
+ * so the page also works behind a reverse proxy that mounts the service under
+ * a prefix (`https://host/sattrack/` → `https://host/sattrack/api/v1/...`).
+ */
+
+export interface Observer {
+  /** degrees, north positive */
+  latitude: number
+  /** degrees, east positive */
+  longitude: number
+}
+
+/** One entry of GET /api/v1/satellites/nearby (basic mode). */
+export interface SkySatellite {
+  noradId: number
+  name: string
+  labels: string[]
+  /** km */
+  altitude: number
+  /** degrees above the horizon */
+  elevation: number
+  /** degrees, 0 = north, 90 = east */
+  azimuth: number
+  /** km */
+  range: number
+  visible: boolean
+  observerDaytime: boolean
+  satelliteSunlit: boolean
+}
+
+export interface NearbyAnswer {
+  metadata: { total: number }
+  observer: { latitude: number; longitude: number; altitude: number; datetime: string }
+  satellites: SkySatellite[]
+}
+
+export interface Geoposition {
+  noradId: number
+  name: string
+  latitude: number
+  longitude: number
+  /** km */
+  altitude: number
+  datetime: string
+}
+
+export interface TrackPoint {
+  datetime: string
+  latitude: number
+  longitude: number
+  altitude: number
+}
+
+export interface PassPoint {
+  datetime: string
+  azimuth: number
+  elevation: number
+}
+
+export interface TimeSpan {
+  from: string
+  to: string
+}
+
+/** One pass of GET /api/v1/satellites/:noradId/passes. */
+export interface Pass {
+  /** null: already above the threshold when the search starts */
+  rise: PassPoint | null
+  culmination: PassPoint & { range: number }
+  /** null: still above the threshold when the search ends */
+  set: PassPoint | null
+  /** seconds above the threshold */
+  duration: number
+  visible: boolean
+  /** the first stretch of the pass in which it is visible to the naked eye */
+  visibleWindow: TimeSpan | null
+}
+
+export interface PassesAnswer {
+  data: Pass[]
+  metadata: { total: number; noradId: number; name: string; from: string; to: string; days: number; elevationThreshold: number }
+}
+
+/** Satellite numbers by group, from the web module (ids sorted, delta-encoded). */
+export interface GroupsAnswer {
+  groups: Record<string, number[]>
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+  let response: Response
+  try {
+    response = await fetch(url, { signal, headers: { accept: 'application/json' } })
+  } catch (error) {
+    if (signal?.aborted) throw error
+    throw new ApiFailure(0, 'the service did not answer')
+  }
+  const body = await response.json().catch(() => undefined)
+  if (!response.ok) throw new ApiFailure(response.status, body?.message ?? `HTTP ${response.status}`)
+  return body as T
+}
+
+function query(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams()
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, String(v))
+  return q.toString()
+}
+
+/** Decimal notation the API accepts (never exponent form). */
+const coordinate = (deg: number) => deg.toFixed(5).replace(/\.?0+$/, '')
+
+export function fetchNearby(observer: Observer, time: string | undefined, signal?: AbortSignal) {
+  return getJson<NearbyAnswer>(
+    `api/v1/satellites/nearby?${query({ latitude: coordinate(observer.latitude), longitude: coordinate(observer.longitude), time })}`,
+    signal,
+  )
+}
+
+export function fetchSatellite(noradId: number, signal?: AbortSignal) {
+  return getJson<{ data: { noradId: number; name: string } }>(`api/v1/satellites/${noradId}`, signal)
+}
+
+export function fetchGeoposition(noradId: number, time: string | undefined, signal?: AbortSignal) {
+  return getJson<Geoposition>(`api/v1/satellites/${noradId}/geoposition?${query({ time })}`, signal)
+}
+
+/** GET /api/v1/satellites/:noradId/positions: instants without a position are left out (counted in `metadata.omitted`). */
+export interface TrackAnswer {
+  data: TrackPoint[]
+  metadata: { noradId: number; name: string; from: string; to: string; step: number; total: number; omitted: number }
+}
+
+export function fetchTrack(noradId: number, from: Date, to: Date, stepSeconds: number, signal?: AbortSignal) {
+  return getJson<TrackAnswer>(
+    `api/v1/satellites/${noradId}/positions?${query({ from: from.toISOString(), to: to.toISOString(), step: stepSeconds })}`,
+    signal,
+  )
+}
+
+export function fetchPasses(noradId: number, observer: Observer, time: string | undefined, days: number, signal?: AbortSignal) {
+  return getJson<PassesAnswer>(
+    `api/v1/satellites/${noradId}/passes?${query({
+      latitude: coordinate(observer.latitude),
+      longitude: coordinate(observer.longitude),
+      time,
+      days,
+    })}`,
+    signal,
+  )
+}
+
+/** Group name → the set of satellite numbers in it. */
+export async function fetchGroups(signal?: AbortSignal): Promise<Map<string, Set<number>>> {
+  const answer = await getJson<GroupsAnswer>('app/groups.json', signal)
+  const groups = new Map<string, Set<number>>()
+  for (const [name, deltas] of Object.entries(answer.groups)) {
+    let id = 0
+    groups.set(name, new Set(deltas.map((d) => (id += d))))
+  }
+  return groups
+}

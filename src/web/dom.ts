@@ -1,0 +1,44 @@
+/** Small DOM helpers: element lookup, SVG elements, and time formatting in the browser's zone. */
+
+export function byId<T extends Element = HTMLElement>(id: string): T {
+  const el = document.getElementById(id)
+  if (!el) throw new Error(`the page has no #${id}`)
+  return el as unknown as T
+}
+
+const SVG_NS = 'http://www.w3.org/2000/svg'
+
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string | number> = {},
+  text?: string,
+): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG_NS, tag)
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, String(v))
+  if (text !== undefined) el.textContent = text
+  return el
+}
+
+export function html<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag)
+  for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, v)
+  el.append(...children)
+  return el
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
+const shortTimeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
+const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
+
+export const timeZoneName = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time'
+export const formatTime = (iso: string) => timeFormat.format(new Date(iso))
+export const formatShortTime = (iso: string) => shortTimeFormat.format(new Date(iso))
+export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
+const zoneFormat = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
+/** "UTC", "CEST", "GMT+2": the zone the page's times are in, at `iso`. */
+export const zoneAt = (iso: string) => zoneFormat.formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? ''
+export const formatDateTime = (iso: string) => `${formatDate(iso)} ${formatTime(iso)} ${zoneAt(iso)}`.trim()

@@ -1,0 +1,371 @@
+/**
+ * The page at `/`: the sky above an observer, a satellite on the world map,
+ * and its next passes. Plain TypeScript and SVG; everything it loads comes
+ * from the service itself, by URLs relative to the page.
+ *
+ * URL parameters: `lat`, `lon` (the observer), `time` (pin the instant, ISO
+ * 8601 with a zone; without it the page follows the service's clock), `sat`
+ * (the satellite for the map and passes). The view is the fragment: `#sky`,
+ * `#map`, `#passes`.
+ */
+import {
+  ApiFailure,
+  fetchGeoposition,
+  fetchGroups,
+  fetchNearby,
+  fetchPasses,
+  fetchSatellite,
+  fetchTrack,
+  type Observer,
+  type TrackPoint,
+} from './api.ts'
+import { byId, formatDateTime, html, timeZoneName } from './dom.ts'
+import { MapView, mapSummary, TRACK_HALF_SPAN_MS } from './map.ts'
+import { formatObserver, locate, observerFromUrl, parseObserver, rememberedObserver, rememberObserver } from './observer.ts'
+import { PassesView } from './passes.ts'
+import { SkyView } from './sky.ts'
+
+/** How often the live views ask again. */
+const REFRESH_MS = 5_000
+const TRACK_STEP_S = 60
+const ISS = 25544
+const SATELLITE_KEY = 'sattrack.satellite'
+
+type View = 'sky' | 'map' | 'passes'
+const VIEWS: readonly View[] = ['sky', 'map', 'passes']
+
+const params = new URLSearchParams(location.search)
+const pinnedTime = params.get('time') ?? undefined
+
+const state = {
+  observer: null as Observer | null,
+  observerSource: '',
+  view: 'sky' as View,
+  satellite: chosenSatellite(),
+  satelliteName: '',
+  groups: new Map<string, Set<number>>(),
+  /** The instant of the track on the map, ms (the track is fetched again when "now" moves away from it). */
+  trackCentreMs: Number.NaN,
+  track: [] as TrackPoint[],
+  trackNote: '',
+}
+
+const statusLine = byId('status')
+const form = byId<HTMLFormElement>('observer-form')
+const latInput = byId<HTMLInputElement>('lat')
+const lonInput = byId<HTMLInputElement>('lon')
+const groupSelect = byId<HTMLSelectElement>('group')
+const visibleOnly = byId<HTMLInputElement>('visible-only')
+const daysSelect = byId<HTMLSelectElement>('days')
+
+function chosenSatellite(): number {
+  const fromUrl = Number(params.get('sat'))
+  if (Number.isInteger(fromUrl) && fromUrl > 0) return fromUrl
+  try {
+    const saved = Number(localStorage.getItem(SATELLITE_KEY))
+    if (Number.isInteger(saved) && saved > 0) return saved
+  } catch {
+    // Storage disabled.
+  }
+  return ISS
+}
+
+const failureText = (error: unknown) => (error instanceof ApiFailure ? error.message : error instanceof Error ? error.message : String(error))
+
+function setStatus(text: string, isError = false): void {
+  statusLine.textContent = text
+  statusLine.classList.toggle('error', isError)
+}
+
+function describeObserver(): void {
+  if (!state.observer) return
+  const when = pinnedTime ? `pinned to ${formatDateTime(pinnedTime)}` : `live, every ${REFRESH_MS / 1000} s`
+  setStatus(`Observer ${formatObserver(state.observer)} (${state.observerSource}) · ${when}`)
+}
+
+// ---------------------------------------------------------------- views and tabs
+
+const sky = new SkyView({
+  showOnMap: (id) => chooseSatellite(id, 'map'),
+  showPasses: (id) => chooseSatellite(id, 'passes'),
+})
+const map = new MapView()
+const passes = new PassesView()
+const tabs = VIEWS.map((v) => byId<HTMLButtonElement>(`tab-${v}`))
+
+function showView(view: View, focusTab = false): void {
+  state.view = view
+  VIEWS.forEach((v, i) => {
+    const selected = v === view
+    tabs[i]!.setAttribute('aria-selected', String(selected))
+    tabs[i]!.tabIndex = selected ? 0 : -1
+    byId(`view-${v}`).hidden = !selected
+  })
+  if (focusTab) tabs[VIEWS.indexOf(view)]!.focus()
+  history.replaceState(null, '', `${location.pathname}${location.search}#${view}`)
+  if (view !== 'sky') fillSatelliteChoices()
+  void refresh(view)
+}
+
+tabs.forEach((tab, i) => {
+  tab.addEventListener('click', () => showView(VIEWS[i]!))
+  tab.addEventListener('keydown', (e) => {
+    const step = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0
+    if (step !== 0) showView(VIEWS[(i + step + VIEWS.length) % VIEWS.length]!, true)
+    else if (e.key === 'Home') showView(VIEWS[0]!, true)
+    else if (e.key === 'End') showView(VIEWS[VIEWS.length - 1]!, true)
+    else return
+    e.preventDefault()
+  })
+})
+window.addEventListener('hashchange', () => {
+  const view = location.hash.slice(1) as View
+  if (VIEWS.includes(view) && view !== state.view) showView(view)
+})
+
+// ---------------------------------------------------------------- observer
+
+function setObserver(observer: Observer, source: string): void {
+  state.observer = observer
+  state.observerSource = source
+  latInput.value = String(observer.latitude)
+  lonInput.value = String(observer.longitude)
+  rememberObserver(observer)
+  if (params.has('lat') || params.has('lon')) {
+    params.set('lat', String(observer.latitude))
+    params.set('lon', String(observer.longitude))
+    history.replaceState(null, '', `${location.pathname}?${params}${location.hash}`)
+  }
+  describeObserver()
+  void refresh(state.view)
+}
+
+form.addEventListener('submit', (e) => {
+  e.preventDefault()
+  const observer = parseObserver(latInput.value, lonInput.value)
+  if (typeof observer === 'string') {
+    setStatus(`Cannot use these coordinates: ${observer}.`, true)
+    ;(observer.startsWith('latitude') ? latInput : lonInput).focus()
+    return
+  }
+  setObserver(observer, 'typed')
+})
+
+async function useBrowserLocation(): Promise<void> {
+  setStatus('Asking the browser for your location…')
+  try {
+    setObserver(await locate(), 'your location')
+  } catch (error) {
+    const typed = parseObserver(latInput.value, lonInput.value)
+    if (state.observer) {
+      setStatus(`Your location is not available (${failureText(error)}); still showing ${formatObserver(state.observer)}.`, true)
+    } else if (typeof typed !== 'string') {
+      setObserver(typed, 'typed')
+    } else {
+      setStatus(`Your location is not available (${failureText(error)}). Type your latitude and longitude above.`, true)
+      sky.clear('No observer yet: type coordinates or use your location.')
+      latInput.focus()
+    }
+  }
+}
+
+byId('locate').addEventListener('click', () => void useBrowserLocation())
+
+// ---------------------------------------------------------------- sky
+
+function skyFilter() {
+  return { group: groupSelect.value ? (state.groups.get(groupSelect.value) ?? new Set<number>()) : null, visibleOnly: visibleOnly.checked }
+}
+groupSelect.addEventListener('change', () => sky.setFilter(skyFilter()))
+visibleOnly.addEventListener('change', () => sky.setFilter(skyFilter()))
+
+let skyRequest: AbortController | undefined
+async function refreshSky(): Promise<void> {
+  const observer = state.observer
+  if (!observer) return
+  skyRequest?.abort()
+  const request = (skyRequest = new AbortController())
+  try {
+    const answer = await fetchNearby(observer, pinnedTime, request.signal)
+    if (request.signal.aborted) return
+    sky.setAnswer(answer)
+    byId('view-sky').dataset.instant = answer.observer.datetime
+    byId('view-sky').dataset.ready = 'true'
+  } catch (error) {
+    if (!request.signal.aborted) sky.clear(`The sky could not be computed: ${failureText(error)}.`)
+  }
+}
+
+async function loadGroups(): Promise<void> {
+  try {
+    state.groups = await fetchGroups()
+    for (const [name, ids] of [...state.groups].sort(([a], [b]) => a.localeCompare(b))) {
+      groupSelect.append(html('option', { value: name }, `${name} (${ids.size})`))
+    }
+    if (groupSelect.value) sky.setFilter(skyFilter())
+  } catch (error) {
+    groupSelect.disabled = true
+    groupSelect.title = `groups unavailable: ${failureText(error)}`
+  }
+}
+
+// ---------------------------------------------------------------- satellite for map and passes
+
+const satelliteForms = [...document.querySelectorAll<HTMLFormElement>('form.satellite-form')]
+
+function fillSatelliteChoices(): void {
+  const choices = byId<HTMLDataListElement>('satellite-choices')
+  const seen = [...sky.satellites].sort((a, b) => a.name.localeCompare(b.name))
+  choices.replaceChildren(...seen.map((s) => html('option', { value: String(s.noradId), label: s.name })))
+}
+
+function chooseSatellite(noradId: number, view?: View): void {
+  if (noradId !== state.satellite) {
+    state.satellite = noradId
+    state.satelliteName = ''
+    state.track = []
+    state.trackCentreMs = Number.NaN
+    try {
+      localStorage.setItem(SATELLITE_KEY, String(noradId))
+    } catch {
+      // Storage disabled.
+    }
+  }
+  for (const f of satelliteForms) (f.elements.namedItem('satellite') as HTMLInputElement).value = String(noradId)
+  // Keyboard users land on the tab of the view they asked for.
+  if (view) showView(view, true)
+  else void refresh(state.view)
+}
+
+daysSelect.addEventListener('change', () => void refreshPasses())
+for (const f of satelliteForms) {
+  ;(f.elements.namedItem('satellite') as HTMLInputElement).value = String(state.satellite)
+  f.addEventListener('submit', (e) => {
+    e.preventDefault()
+    const input = f.elements.namedItem('satellite') as HTMLInputElement
+    const id = Number(input.value.trim())
+    if (!Number.isInteger(id) || id < 1 || id > 999_999_999) {
+      setStatus('The satellite is its NORAD catalogue number: a whole number such as 25544 (the ISS).', true)
+      input.focus()
+      return
+    }
+    chooseSatellite(id)
+  })
+}
+
+async function satelliteName(): Promise<string> {
+  if (!state.satelliteName) state.satelliteName = (await fetchSatellite(state.satellite)).data.name
+  return state.satelliteName
+}
+
+let mapRequest: AbortController | undefined
+async function refreshMap(): Promise<void> {
+  mapRequest?.abort()
+  const request = (mapRequest = new AbortController())
+  const summary = byId('map-summary')
+  const noradId = state.satellite
+  try {
+    const name = await satelliteName()
+    let position = null
+    try {
+      position = await fetchGeoposition(noradId, pinnedTime, request.signal)
+    } catch (error) {
+      if (!(error instanceof ApiFailure && error.status === 422)) throw error
+    }
+    if (request.signal.aborted) return
+    const instant = new Date(position?.datetime ?? pinnedTime ?? Date.now())
+    // The track spans ±90 min around "now"; fetched again once now has moved 5 minutes on.
+    if (!(Math.abs(instant.getTime() - state.trackCentreMs) < 5 * 60_000)) {
+      try {
+        const track = await fetchTrack(
+          noradId,
+          new Date(instant.getTime() - TRACK_HALF_SPAN_MS),
+          new Date(instant.getTime() + TRACK_HALF_SPAN_MS),
+          TRACK_STEP_S,
+          request.signal,
+        )
+        state.track = track.data
+        state.trackNote = track.metadata.omitted > 0 ? ` ${track.metadata.omitted} minutes of the track have no valid position.` : ''
+      } catch (error) {
+        if (request.signal.aborted) return
+        state.track = []
+        state.trackNote = ` Ground track unavailable: ${failureText(error)}.`
+      }
+      state.trackCentreMs = instant.getTime()
+    }
+    if (request.signal.aborted) return
+    map.show({ name, position, track: state.track, observer: state.observer, instant })
+    summary.textContent = mapSummary(name, position, instant, state.trackNote)
+    byId('view-map').dataset.ready = 'true'
+  } catch (error) {
+    if (!request.signal.aborted) summary.textContent = `Satellite ${noradId}: ${failureText(error)}.`
+  }
+}
+
+let passesRequest: AbortController | undefined
+async function refreshPasses(): Promise<void> {
+  const observer = state.observer
+  if (!observer) {
+    passes.message('Passes need an observer: type coordinates or use your location.')
+    return
+  }
+  passesRequest?.abort()
+  const request = (passesRequest = new AbortController())
+  const days = Number(daysSelect.value)
+  try {
+    const answer = await fetchPasses(state.satellite, observer, pinnedTime, days, request.signal)
+    if (request.signal.aborted) return
+    passes.show(answer)
+    byId('view-passes').dataset.ready = 'true'
+  } catch (error) {
+    if (!request.signal.aborted) passes.message(`Satellite ${state.satellite}: ${failureText(error)}.`)
+  }
+}
+
+// ---------------------------------------------------------------- refresh loop
+
+function refresh(view: View): Promise<void> {
+  if (view === 'sky') return refreshSky()
+  if (view === 'map') return refreshMap()
+  return refreshPasses()
+}
+
+/** Live views follow the clock; a pinned instant never changes, and a hidden page asks nothing. */
+function tick(): void {
+  if (!pinnedTime && !document.hidden && state.view !== 'passes') void refresh(state.view)
+}
+
+// ---------------------------------------------------------------- start
+
+async function start(): Promise<void> {
+  byId('tz').textContent = timeZoneName()
+  const hashView = location.hash.slice(1) as View
+  const fromUrl = observerFromUrl(params)
+  void loadGroups()
+  if (fromUrl && typeof fromUrl !== 'string') {
+    state.observer = fromUrl
+    state.observerSource = 'from the link'
+    latInput.value = String(fromUrl.latitude)
+    lonInput.value = String(fromUrl.longitude)
+    rememberObserver(fromUrl)
+    describeObserver()
+  } else {
+    const remembered = rememberedObserver()
+    if (remembered) {
+      state.observer = remembered
+      state.observerSource = 'remembered'
+      latInput.value = String(remembered.latitude)
+      lonInput.value = String(remembered.longitude)
+      describeObserver()
+    }
+    if (typeof fromUrl === 'string') setStatus(`The link's coordinates are not usable: ${fromUrl}.`, true)
+  }
+  showView(VIEWS.includes(hashView) ? hashView : 'sky')
+  if (!state.observer) await useBrowserLocation()
+  setInterval(tick, REFRESH_MS)
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) tick()
+  })
+}
+
+void start()
