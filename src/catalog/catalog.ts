@@ -17,8 +17,13 @@ export interface Satellite {
 /** Where a catalogue came from and when its data was obtained. */
 export interface CatalogOrigin {
   source: 'embedded' | 'snapshot' | 'cache' | 'refresh'
-  /** When the data was obtained upstream (a snapshot's stamp, a fetch time), ms since 1970. */
+  /**
+   * When the data was obtained upstream (a snapshot's stamp, a fetch time), ms
+   * since 1970; when groups were obtained at different times, the newest of them.
+   */
   obtainedAtMs: number
+  /** When each group's data was obtained, when they differ; absent: `obtainedAtMs` for every group. */
+  groupsObtainedAtMs?: Readonly<Record<string, number>>
 }
 
 export interface GroupElements {

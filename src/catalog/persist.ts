@@ -25,14 +25,21 @@ export interface CachedGroup {
   format: ElementFormat
   /** The response body, unchanged. */
   payload: string
-  /** When this payload was fetched (or last confirmed by a 304), ms since 1970. */
+  /** When this payload was fetched (or last confirmed by a 304), ms since 1970: when this group's data was obtained. */
   fetchedAtMs: number
   etag: string | null
   lastModified: string | null
 }
 
+/**
+ * Every group the service holds from upstream: the groups of the last successful
+ * round, and groups refreshed by earlier rounds (or read from an earlier cache)
+ * that it still serves unchanged, each with its own fetch time. Groups that came
+ * from the base snapshot and were never refreshed are not in it: a start takes
+ * them from the base again.
+ */
 export interface CacheContents {
-  /** When the data was obtained: the time of the round that fetched or confirmed it, ms since 1970. */
+  /** When the data was obtained: the time of the last round, which fetched or confirmed its groups, ms since 1970. */
   obtainedAtMs: number
   /** The endpoint it came from. */
   url: string
@@ -121,12 +128,16 @@ export async function readCache(dataDir: string): Promise<CacheReadResult> {
   return parsed.ok ? { kind: 'ok', cache: parsed.cache, path } : { kind: 'invalid', path, reason: parsed.reason }
 }
 
-/** The cache as a snapshot, to build a catalogue from (each payload in its recorded format). */
+/**
+ * The cache as a snapshot, to build a catalogue from (each payload in its
+ * recorded format, obtained when it was fetched or last confirmed).
+ */
 export function snapshotFromCache(cache: CacheContents, path: string): SnapshotData {
   return {
     stampMs: cache.obtainedAtMs,
+    datedBy: 'stamp',
     description: path,
-    groups: cache.groups.map((g) => ({ group: g.group, text: g.payload, format: g.format })),
+    groups: cache.groups.map((g) => ({ group: g.group, text: g.payload, format: g.format, obtainedAtMs: g.fetchedAtMs })),
   }
 }
 

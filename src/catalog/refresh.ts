@@ -3,14 +3,17 @@
  * every group (conditional GET after a success), builds the new catalogue off
  * to the side, validates it and swaps it in one step; any failure leaves the
  * current catalogue untouched, is recorded, and backs the next attempt off
- * exponentially. After a success the payloads are written to the data dir.
+ * exponentially. Groups of the catalogue that a round does not fetch (with
+ * `--refresh-groups` naming a subset) keep their element sets: a round adds to
+ * what the service has, it never loses any of it. After a success the payloads
+ * are written to the data dir.
  *
  * One of the modules allowed to read the clock and do I/O; the clock, fetch,
  * timers and the persistence are injected so tests can drive it.
  */
 import { log as defaultLog } from '../log.ts'
 import { VERSION } from '../version.ts'
-import { buildCatalog, type Catalog } from './catalog.ts'
+import { buildCatalog, type Catalog, type GroupElements } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
 import { type ElementFormat, endsInsideElementSet, formatName, parseElements } from './formats.ts'
 import type { CacheContents, CachedGroup } from './persist.ts'
@@ -221,6 +224,8 @@ export class Refresher {
   #nextAttemptMs: number | null = null
   #failures = 0
   #cacheError: string | null = null
+  #roundsSucceeded = 0
+  #roundsFailed = 0
 
   constructor(options: RefresherOptions) {
     this.settings = { maxBodyBytes: MAX_BODY_BYTES, ...options.settings, groups: [...options.settings.groups] }
@@ -234,14 +239,29 @@ export class Refresher {
     for (const payload of options.initialPayloads ?? []) this.#payloads.set(payload.group, { ...payload })
   }
 
-  /** Schedules the first round: at once when the loaded data is older than the interval, else when it will be. */
+  /** Rounds that succeeded (a 304 for every group included) and rounds that failed, since start (for /metrics). */
+  counts(): { succeeded: number; failed: number } {
+    return { succeeded: this.#roundsSucceeded, failed: this.#roundsFailed }
+  }
+
+  /**
+   * Schedules the first round: at once when the data of a group to refresh is
+   * older than the interval (or the catalogue lacks the group), else when the
+   * oldest of them will be.
+   */
   start(): void {
     if (this.#started || this.#stopped) return
     this.#started = true
     const now = this.#clock()
-    const obtainedAt = this.#store.current.origin.obtainedAtMs
+    const obtainedAt = Math.min(...this.settings.groups.map((group) => this.#groupObtainedAt(this.#store.current, group)))
     const dueAt = now - obtainedAt >= this.settings.intervalMs ? now : Math.min(obtainedAt + this.settings.intervalMs, now + this.settings.intervalMs)
     this.#scheduleAt(dueAt)
+  }
+
+  /** When the catalogue's data for `group` was obtained; -Infinity when it has no such group. */
+  #groupObtainedAt(catalog: Catalog, group: string): number {
+    if (!(group in catalog.groupCounts)) return -Infinity
+    return catalog.origin.groupsObtainedAtMs?.[group] ?? catalog.origin.obtainedAtMs
   }
 
   /** Cancels the schedule and any request in flight; a round cut short changes nothing. */
@@ -298,6 +318,10 @@ export class Refresher {
   async #round(): Promise<RoundOutcome> {
     const startedAt = this.#clock()
     this.#lastAttemptMs = startedAt
+    // The next attempt is known once this one ends (#record schedules it): until then there is none.
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+    this.#nextAttemptMs = null
     const abort = new AbortController()
     this.#abort = abort
     let result: RoundResult
@@ -321,6 +345,7 @@ export class Refresher {
     const now = this.#clock()
     if (outcome.kind === 'failed') {
       this.#failures += 1
+      this.#roundsFailed += 1
       this.#lastError = outcome.error
       const delay = backoffDelayMs(this.settings.intervalMs, this.#failures)
       this.#log.warn('refresh failed; the catalogue is unchanged', {
@@ -332,6 +357,7 @@ export class Refresher {
       else this.#nextAttemptMs = null
     } else {
       this.#failures = 0
+      this.#roundsSucceeded += 1
       this.#lastError = null
       this.#lastSuccessMs = now
       if (this.#started && !this.#stopped) this.#scheduleAt(now + this.settings.intervalMs)
@@ -362,16 +388,20 @@ export class Refresher {
     }
     if (signal.aborted) return stopped
 
-    const sameGroups = Object.keys(current.groupCounts).sort().join('\n') === [...this.settings.groups].sort().join('\n')
-    const save: CacheContents = { obtainedAtMs: startedAt, url: this.settings.url, groups: next.map(stripElements) }
-    if (notModified === next.length && sameGroups) {
+    // Groups of the catalogue that this round does not fetch keep their element sets: a round never loses data.
+    // Those that came from upstream before (an earlier round, the cache) stay in the cache with their own fetch times.
+    const fetched = new Set(next.map((p) => p.group))
+    const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
+    const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
+    const save: CacheContents = { obtainedAtMs: startedAt, url: this.settings.url, groups: [...next, ...carried].map(stripElements) }
+    if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
       // Every group answered 304: the data is confirmed, nothing to swap.
-      this.#payloads = new Map(next.map((p) => [p.group, p]))
+      this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
       this.#log.info('refresh: upstream unchanged', { groups: next.length })
       return { outcome: { kind: 'unchanged' }, save }
     }
 
-    const groups = []
+    const groups: GroupElements[] = []
     for (const payload of next) {
       if (!payload.elements) {
         const parsed = parseElements(payload.payload, payload.format)
@@ -380,15 +410,20 @@ export class Refresher {
       }
       groups.push({ group: payload.group, elements: payload.elements })
     }
-    const catalog = buildCatalog(groups, { source: 'refresh', obtainedAtMs: startedAt }, this.#clock())
+    groups.push(...keptGroups(current, kept))
+    const groupsObtainedAtMs: Record<string, number> = {}
+    for (const group of kept) groupsObtainedAtMs[group] = this.#groupObtainedAt(current, group)
+    for (const group of fetched) groupsObtainedAtMs[group] = startedAt
+    const catalog = buildCatalog(groups, { source: 'refresh', obtainedAtMs: startedAt, groupsObtainedAtMs }, this.#clock())
     if (signal.aborted) return stopped
     this.#store.swap(catalog)
-    this.#payloads = new Map(next.map((p) => [p.group, p]))
+    this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
     this.#log.info('refresh: catalogue replaced', {
       satellites: catalog.size,
       before: current.size,
       groups: catalog.groupCounts,
       notModified,
+      ...(kept.length > 0 ? { kept } : {}),
     })
     this.#onSwap?.(catalog)
     return { outcome: { kind: 'changed', catalog }, save }
@@ -465,6 +500,19 @@ export class Refresher {
       clearTimeout(timer)
     }
   }
+}
+
+/**
+ * The element sets `catalog` holds for each of `groups`: every satellite of the
+ * group with its current elements (the newest of its groups', as the catalogue
+ * chose them), so a rebuild gives the same satellites with the same group lists.
+ */
+export function keptGroups(catalog: Catalog, groups: readonly string[]): GroupElements[] {
+  const byGroup = new Map<string, ElementSet[]>(groups.map((g) => [g, []]))
+  for (const satellite of catalog.satellites) {
+    for (const group of satellite.groups) byGroup.get(group)?.push(satellite.elements)
+  }
+  return [...byGroup].map(([group, elements]) => ({ group, elements }))
 }
 
 function stripElements({ group, format, payload, fetchedAtMs, etag, lastModified }: GroupPayload): CachedGroup {

@@ -10,11 +10,20 @@ import { CACHE_KIND, deserializeCache, snapshotFromCache } from './persist.ts'
 export interface SnapshotData {
   /** When the data was taken from upstream, ms since 1970. */
   stampMs: number
+  /** What `stampMs` was read from, for the log; a stamp (folder name, bundle, cache) when absent. */
+  datedBy?: 'stamp' | 'newest epoch' | 'file time'
   /** Where it came from, for people (a URL, a folder). */
   description: string
-  /** One entry per file or payload; `format` when it is known, otherwise it is recognised from the text. */
-  groups: { group: string; text: string; format?: ElementFormat }[]
-  /** The groups already parsed and validated (a prepared snapshot); `groups` is then not read. */
+  /**
+   * One entry per file or payload; `format` when it is known, otherwise it is
+   * recognised from the text; `obtainedAtMs` when the group was obtained at
+   * its own time (a cache's groups), else `stampMs` holds for it.
+   */
+  groups: { group: string; text: string; format?: ElementFormat; obtainedAtMs?: number }[]
+  /**
+   * The groups already parsed and validated (a prepared snapshot, or one read
+   * once already: see parseSnapshot); `groups` is then not read again.
+   */
   parsed?: ParsedGroups
 }
 
@@ -41,7 +50,7 @@ export function fromBundle(bundle: SnapshotBundle, where: string): SnapshotData 
     throw new SnapshotError(`${where} is not a snapshot bundle (needs stamp, source, groups)`)
   }
   const groups = Object.entries(bundle.groups).map(([group, text]) => ({ group, text: String(text) }))
-  return { stampMs, description: String(bundle.source ?? where), groups }
+  return { stampMs, datedBy: 'stamp', description: String(bundle.source ?? where), groups }
 }
 
 /** `2026-05-30T2250Z` (CelesTrak snapshot folder names) → ms, or null. */
@@ -77,8 +86,9 @@ async function bundleFile(path: string, text: string): Promise<SnapshotData> {
  * Reads `--snapshot PATH`: a bundle (`snapshot.json`), one element file in any
  * format (its name is the group: `stations.tle`, `stations.json` (OMM JSON),
  * `stations.csv` (OMM CSV)), a folder of such files (a folder named like
- * `2026-05-30T2250Z` gives the stamp, otherwise the newest file time does), or
- * a data-dir cache file (`catalog-cache.json`).
+ * `2026-05-30T2250Z` gives the stamp), or a data-dir cache file
+ * (`catalog-cache.json`). A file or folder without a stamp is dated by its
+ * newest element-set epoch (see datedByContent).
  */
 export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
   let info
@@ -90,11 +100,7 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
   if (info.isFile()) {
     const text = await Bun.file(path).text()
     if (extname(path).toLowerCase() === '.json' && looksLikeBundle(text)) return bundleFile(path, text)
-    return {
-      stampMs: info.mtimeMs,
-      description: path,
-      groups: [{ group: basename(path, extname(path)), text }],
-    }
+    return datedByContent({ stampMs: info.mtimeMs, description: path, groups: [{ group: basename(path, extname(path)), text }] }, info.mtimeMs)
   }
   const names = (await readdir(path)).filter((n) => formatOfFileName(n) !== null).sort()
   const groups: SnapshotData['groups'] = []
@@ -116,7 +122,34 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
     if (bundle) return bundleFile(bundle, await Bun.file(bundle).text())
     throw new SnapshotError(`snapshot folder ${path} holds no <group>.tle, <group>.json or <group>.csv files`)
   }
-  return { stampMs: parseFolderStamp(basename(path)) ?? newestMtime, description: path, groups }
+  const stampMs = parseFolderStamp(basename(path))
+  if (stampMs !== null) return { stampMs, datedBy: 'stamp', description: path, groups }
+  return datedByContent({ stampMs: newestMtime, description: path, groups }, newestMtime)
+}
+
+/**
+ * Dates a snapshot that carries no stamp by its content: the newest element-set
+ * epoch in it (the data cannot have been obtained before that), never later than
+ * the files' modification time (a file cannot hold data obtained after it was
+ * written). File times alone say nothing: `cp -r` makes old data look new.
+ * Parses the snapshot (once: the result is kept in `parsed`).
+ */
+function datedByContent(snapshot: SnapshotData, newestMtimeMs: number): SnapshotData {
+  const newest = newestEpochMs(parseSnapshot(snapshot))
+  if (newest === null) return { ...snapshot, stampMs: newestMtimeMs, datedBy: 'file time' }
+  return { ...snapshot, stampMs: Math.min(newest, newestMtimeMs), datedBy: newest <= newestMtimeMs ? 'newest epoch' : 'file time' }
+}
+
+/** The newest element-set epoch of parsed groups, or null when they hold none. */
+export function newestEpochMs(parsed: ParsedGroups): number | null {
+  let newest: number | null = null
+  for (const { elements } of parsed.groups) for (const e of elements) if (newest === null || e.epochMs > newest) newest = e.epochMs
+  return newest
+}
+
+/** How many valid element sets parsed groups hold. */
+export function elementCount(parsed: ParsedGroups): number {
+  return parsed.groups.reduce((n, g) => n + g.elements.length, 0)
 }
 
 export interface LoadReport {
@@ -137,7 +170,7 @@ export interface LoadReport {
  * Several entries with the same group name add up to one group.
  */
 export function catalogFromSnapshot(snapshot: SnapshotData, source: CatalogOrigin['source'], nowMs: number): LoadReport {
-  const parsed = snapshot.parsed ?? parseGroups(snapshot)
+  const parsed = parseSnapshot(snapshot)
   const catalog = buildCatalog(parsed.groups, { source, obtainedAtMs: snapshot.stampMs }, nowMs)
   return {
     catalog,
@@ -146,6 +179,12 @@ export function catalogFromSnapshot(snapshot: SnapshotData, source: CatalogOrigi
     unreadableGroups: parsed.unreadableGroups,
     examples: parsed.examples,
   }
+}
+
+/** The snapshot's groups parsed and validated; parsed once, then kept in `snapshot.parsed`. */
+export function parseSnapshot(snapshot: SnapshotData): ParsedGroups {
+  snapshot.parsed ??= parseGroups(snapshot)
+  return snapshot.parsed
 }
 
 /** Parses every group's text (TLE, OMM JSON or CSV); invalid element sets are counted, not fatal. */

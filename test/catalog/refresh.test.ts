@@ -14,11 +14,12 @@ import {
   type RefreshSettings,
   type Timers,
 } from '../../src/catalog/refresh.ts'
-import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
+import { catalogFromSnapshot, type SnapshotData } from '../../src/catalog/snapshot.ts'
+import { planStart } from '../../src/catalog/startup.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { VERSION } from '../../src/version.ts'
 import { appFor, request } from '../helpers/catalog.ts'
-import { elementsOf, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
+import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
 import { type Fault, startMockUpstream } from '../fixtures/upstream.ts'
 
 const T0 = Date.UTC(2026, 5, 1, 12)
@@ -125,7 +126,7 @@ describe('a successful round', () => {
     expect(outcome.kind).toBe('changed')
     const catalog = store.current
     expect(catalog).not.toBe(initial)
-    expect(catalog.origin).toEqual({ source: 'refresh', obtainedAtMs: T0 })
+    expect(catalog.origin).toEqual({ source: 'refresh', obtainedAtMs: T0, groupsObtainedAtMs: { stations: T0, weather: T0 } })
     expect(catalog.groupCounts).toEqual({ stations: 21, weather: 10 })
     expect(catalog.get(90005)!.elements.epochMs).toBeGreaterThan(initial.get(90005)!.elements.epochMs)
     // The 6-digit object is an ordinary satellite without a TLE form.
@@ -362,7 +363,113 @@ describe('a failed round changes nothing', () => {
   })
 })
 
+describe('groups that a round does not fetch are kept', () => {
+  const DAY = 24 * HOUR
+  /** The base as a snapshot: stations and weather as before, starlink, and a 'visual' group sharing 90000 with stations. */
+  const base = (): SnapshotData => ({
+    stampMs: T0 - 10 * DAY,
+    description: 'base',
+    groups: [
+      ...Object.entries(OLD).map(([group, records]) => ({ group, text: ommJson(records) })),
+      { group: 'starlink', text: ommJson(syntheticGroup(93000, 5, { epochDay: 148.5 })) },
+      { group: 'visual', text: ommJson(syntheticGroup(90000, 1, { epochDay: 148.5 })) },
+    ],
+  })
+
+  test('a round of some groups keeps the element sets and the group lists of the others', async () => {
+    const { store, initial, refresher, saved } = setup({ catalog: catalogFromSnapshot(base(), 'snapshot', T0).catalog, settings: { groups: ['stations'] } })
+    expect(initial.size).toBe(35)
+    expect((await refresher.refreshNow()).kind).toBe('changed')
+    const catalog = store.current
+    expect(catalog.groupCounts).toEqual({ starlink: 5, stations: 21, visual: 1, weather: 10 })
+    expect(catalog.size).toBe(36) // nothing lost; the 6-digit object added
+    expect(catalog.get(91003)!.elements).toBe(initial.get(91003)!.elements) // weather: not fetched, unchanged
+    expect(catalog.get(93004)!.groups).toEqual(['starlink'])
+    expect(catalog.get(90000)!.groups).toEqual(['stations', 'visual'])
+    expect(catalog.get(90000)!.elements.epochMs).toBeGreaterThan(initial.get(90000)!.elements.epochMs)
+    expect(catalog.origin.groupsObtainedAtMs).toEqual({ starlink: T0 - 10 * DAY, stations: T0, visual: T0 - 10 * DAY, weather: T0 - 10 * DAY })
+    // Only what came from upstream goes to the cache; the rest is in the base.
+    expect(saved.at(-1)!.groups.map((g) => g.group)).toEqual(['stations'])
+  })
+
+  test('payloads from earlier rounds stay in the cache; a restart from base + cache gives the same catalogue', async () => {
+    const first = setup({ catalog: catalogFromSnapshot(base(), 'snapshot', T0).catalog, settings: { groups: ['stations'] } })
+    await first.refresher.refreshNow()
+    const stationsPayload = first.saved.at(-1)!.groups[0]!
+    // Then weather only, on the catalogue and payloads the first left (as a restart with other --refresh-groups).
+    const { store, refresher, saved, advance } = setup({ catalog: first.store.current, settings: { groups: ['weather'] }, initialPayloads: first.saved.at(-1)!.groups })
+    advance(HOUR)
+    expect((await refresher.refreshNow()).kind).toBe('changed')
+    expect(store.current.get(90005)!.elements.epochMs).toBe(elementsOf(NEW.stations[5]!).epochMs) // stations kept from round 1
+    const cache = saved.at(-1)!
+    expect(cache.obtainedAtMs).toBe(T0 + HOUR)
+    expect(cache.groups.map((g) => [g.group, g.fetchedAtMs])).toEqual([
+      ['weather', expect.any(Number)],
+      ['stations', stationsPayload.fetchedAtMs], // carried over with its own fetch time
+    ])
+    expect(cache.groups[1]!.payload).toBe(stationsPayload.payload)
+
+    const restarted = planStart({ base: { source: 'snapshot', snapshot: base() }, cache: snapshotFromCache(cache, 'catalog-cache.json'), nowMs: T0 + 2 * HOUR })
+    if (!restarted.ok) throw new Error(restarted.error)
+    expect(restarted.plan.groupSources).toEqual({ stations: 'cache', weather: 'cache', starlink: 'base', visual: 'base' })
+    expect(restarted.plan.catalog.size).toBe(store.current.size)
+    expect(restarted.plan.catalog.version).toBe(store.current.version)
+  })
+
+  test('a round where every fetched group answers 304 changes nothing and keeps the carried payloads', async () => {
+    const first = setup({ catalog: catalogFromSnapshot(base(), 'snapshot', T0).catalog, settings: { groups: ['stations', 'weather'] } })
+    await first.refresher.refreshNow()
+    const second = setup({ catalog: first.store.current, settings: { groups: ['weather'] }, initialPayloads: first.saved.at(-1)!.groups })
+    expect(await second.refresher.refreshNow()).toEqual({ kind: 'unchanged' })
+    expect(second.store.current).toBe(first.store.current)
+    expect(second.saved.at(-1)!.groups.map((g) => g.group)).toEqual(['weather', 'stations'])
+  })
+
+  test('start() is due when the oldest data of the groups it refreshes is an interval old; a group it lacks is due at once', () => {
+    const contents: CacheContents = {
+      obtainedAtMs: T0 - HOUR,
+      url: upstream.url,
+      groups: [{ group: 'stations', format: 'json', payload: ommJson(NEW.stations), fetchedAtMs: T0 - HOUR, etag: null, lastModified: null }],
+    }
+    const started = planStart({ base: { source: 'snapshot', snapshot: base() }, cache: snapshotFromCache(contents, 'c'), nowMs: T0 })
+    if (!started.ok) throw new Error(started.error)
+    const dueFor = (groups: string[]) => {
+      const { refresher } = setup({ catalog: started.plan.catalog, settings: { groups } })
+      refresher.start()
+      const due = refresher.status().nextAttemptAt
+      refresher.stop()
+      return due
+    }
+    expect(dueFor(['stations'])).toBe(new Date(T0 - HOUR + 6 * HOUR).toISOString())
+    expect(dueFor(['stations', 'weather'])).toBe(new Date(T0).toISOString()) // weather is the base's, 10 days old
+    expect(dueFor(['stations', 'gps-ops'])).toBe(new Date(T0).toISOString())
+  })
+})
+
 describe('schedule and backoff', () => {
+  test('while a round is under way there is no next attempt; afterwards it is never before the last one', async () => {
+    const { refresher, manual, advance } = setup()
+    refresher.start()
+    manual.fire()
+    expect(refresher.status()).toMatchObject({ inProgress: true, lastAttemptAt: new Date(T0).toISOString(), nextAttemptAt: null })
+    advance(1000)
+    await refresher.refreshNow()
+    let status = refresher.status()
+    expect(status).toMatchObject({ inProgress: false, nextAttemptAt: new Date(T0 + 1000 + 6 * HOUR).toISOString() })
+    expect(manual.live()).toHaveLength(1)
+
+    // A round asked for by hand while one is scheduled: the schedule is replaced by the one after it.
+    upstream.setFault({ kind: 'status', status: 500 })
+    const round = refresher.refreshNow()
+    expect(refresher.status().nextAttemptAt).toBeNull()
+    expect(manual.live()).toEqual([])
+    await round
+    status = refresher.status()
+    expect(Date.parse(status.nextAttemptAt!)).toBeGreaterThan(Date.parse(status.lastAttemptAt!))
+    expect(manual.live()).toHaveLength(1)
+    refresher.stop()
+  })
+
   test('backoffDelayMs doubles from the interval and stops at 24 h', () => {
     expect(backoffDelayMs(6 * HOUR, 0)).toBe(6 * HOUR)
     expect(backoffDelayMs(6 * HOUR, 1)).toBe(12 * HOUR)

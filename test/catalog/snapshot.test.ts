@@ -1,6 +1,6 @@
 /** --snapshot in every form (TLE, OMM JSON, OMM CSV, folders, bundles) and building a catalogue from it. */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { writeCache } from '../../src/catalog/persist.ts'
@@ -46,9 +46,50 @@ describe('loadSnapshotPath', () => {
     writeFileSync(join(folder, 'notes.md'), '# not elements')
     const snapshot = await loadSnapshotPath(folder)
     expect(snapshot.stampMs).toBe(Date.UTC(2026, 5, 1, 12))
+    expect(snapshot.datedBy).toBe('stamp')
     expect(snapshot.groups.map((g) => g.group).sort()).toEqual(['geo', 'science', 'weather'])
     const { catalog } = catalogFromSnapshot(snapshot, 'snapshot', NOW)
     expect(catalog.groupCounts).toEqual({ geo: 2, science: 4, weather: 3 })
+  })
+
+  test('a folder or file without a stamp is dated by its newest element-set epoch, not by when it was copied', async () => {
+    const folder = join(tmp, 'copied-with-cp-r')
+    mkdirSync(folder)
+    // Epochs on days 140 and 141.5 of 2026 (+ 0.001 day per set); the files are written now.
+    writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(92100, 3, { epochDay: 140 })))
+    writeFileSync(join(folder, 'weather.json'), ommJson(syntheticGroup(92200, 2, { epochDay: 141.5 })))
+    const newest = Date.UTC(2026, 0, 1) + (140.5 + 0.001) * 86_400_000
+    const snapshot = await loadSnapshotPath(folder)
+    expect(snapshot.stampMs).toBe(newest)
+    expect(snapshot.datedBy).toBe('newest epoch')
+    const file = await loadSnapshotPath(join(folder, 'stations.tle'))
+    expect(file.stampMs).toBe(Date.UTC(2026, 0, 1) + (139 + 0.002) * 86_400_000)
+    // Parsed once: building the catalogue uses what dating it parsed.
+    expect(snapshot.parsed).toBeDefined()
+    const report = catalogFromSnapshot(snapshot, 'snapshot', NOW)
+    expect(report.parsedGroups).toBe(snapshot.parsed!.groups)
+    expect(report.catalog.groupCounts).toEqual({ stations: 3, weather: 2 })
+  })
+
+  test('never later than the files were written (elements dated in the future); no valid set: the file time', async () => {
+    const path = join(tmp, 'future-epochs.json')
+    writeFileSync(path, ommJson(syntheticGroup(92300, 2, { epochDay: 300 })))
+    const written = new Date(Date.UTC(2026, 5, 1))
+    utimesSync(path, written, written)
+    expect(await loadSnapshotPath(path)).toMatchObject({ stampMs: written.getTime(), datedBy: 'file time' })
+    const garbage = join(tmp, 'garbage.tle')
+    writeFileSync(garbage, 'nothing valid here\n')
+    utimesSync(garbage, written, written)
+    const snapshot = await loadSnapshotPath(garbage)
+    expect(snapshot).toMatchObject({ stampMs: written.getTime(), datedBy: 'file time' })
+    expect(catalogFromSnapshot(snapshot, 'snapshot', NOW).catalog.size).toBe(0)
+  })
+
+  test('a stamped folder name wins over the epochs', async () => {
+    const folder = join(tmp, '2026-05-20T0000Z')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(92400, 2, { epochDay: 145 })))
+    expect(await loadSnapshotPath(folder)).toMatchObject({ stampMs: Date.UTC(2026, 4, 20), datedBy: 'stamp' })
   })
 
   test('a folder holding only a bundle, and a bundle file', async () => {

@@ -1,8 +1,10 @@
 /**
- * End to end, the real process: started on the 2026-05-24 snapshot with refresh
+ * End to end, the real process: started on the 2026-05-24 snapshot (older than
+ * the embedded one, used all the same: --snapshot replaces it) with refresh
  * pointed at a loopback stand-in for CelesTrak that serves the embedded data as
  * OMM JSON plus a 6-digit OMM-only object; then upstream faults, a hang,
- * restarts with the same data dir (from the cache), and a corrupted cache.
+ * restarts with the same data dir (from the cache), a corrupted cache, and a
+ * refresh of two groups that keeps the other six.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -10,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseTleText } from '../../src/catalog/elements.ts'
 import { CACHE_FILE, readCache } from '../../src/catalog/persist.ts'
+import { catalogFromSnapshot, loadSnapshotPath } from '../../src/catalog/snapshot.ts'
 import { ommRecord, recordsOf } from '../fixtures/synthetic.ts'
 import { ROOT, runToExit, type ServiceProcess, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'
@@ -27,6 +30,8 @@ const SIX_DIGIT = ommRecord({
 
 let upstream: MockUpstream
 let embeddedCount = 0
+/** The catalog numbers upstream serves in each group. */
+const upstreamIds = new Map<string, Set<number>>()
 const dataDir = mkdtempSync(join(tmpdir(), 'sattrack-e2e-refresh-'))
 const snapshotArg = existsSync(OLD_SNAPSHOT) ? OLD_SNAPSHOT : FALLBACK_SNAPSHOT
 
@@ -39,9 +44,11 @@ beforeAll(async () => {
     const elements = parseTleText(text).elements
     for (const e of elements) ids.add(e.noradId)
     groups[group] = recordsOf(elements)
+    upstreamIds.set(group, new Set(elements.map((e) => e.noradId)))
   }
   embeddedCount = ids.size
   groups.stations = [...groups.stations!, SIX_DIGIT]
+  upstreamIds.get('stations')!.add(SIX_DIGIT.NORAD_CAT_ID)
   upstream = startMockUpstream(groups)
 })
 afterAll(async () => {
@@ -68,12 +75,30 @@ describe('the service process with refresh', () => {
     await service?.kill()
   })
 
-  test('refreshes at once from OMM JSON; the 6-digit object is served; the cache is written', async () => {
+  test('starts on --snapshot, refreshes at once from OMM JSON; the 6-digit object is served; the cache is written', async () => {
+    // A slow upstream, so the round in progress can be seen.
+    upstream.setFault({ kind: 'delay', ms: 600 })
     service = await startService(args())
+    // The start chose --snapshot (older than the embedded snapshot: it is used in its place) and said so.
+    const loaded = service.logs().find((l) => l.msg === 'catalogue loaded')!
+    expect(loaded).toMatchObject({ source: 'snapshot', candidates: [{ source: 'snapshot', from: snapshotArg }] })
+    expect(loaded.candidates).toHaveLength(1) // the data dir is empty: no cache
+
+    const during = await service.waitFor('a round in progress', async () => {
+      const s = await service!.status()
+      return s.refresh.inProgress && s
+    })
+    upstream.setFault(null)
+    expect(during.catalog.source).toBe('snapshot')
+    if (snapshotArg === OLD_SNAPSHOT) expect(during.catalog.obtainedAt).toBe('2026-05-24T05:38:00.000Z')
+    expect(during.refresh.lastAttemptAt).toMatch(/Z$/)
+    expect(during.refresh.nextAttemptAt).toBeNull() // not a time before the attempt under way
+
     const status = await service.waitFor('a refreshed catalogue', async () => {
       const s = await service!.status()
       return s.catalog.source === 'refresh' && s
     })
+    expect(Date.parse(status.refresh.nextAttemptAt)).toBeGreaterThan(Date.parse(status.refresh.lastAttemptAt))
     expect(status.catalog.satellites).toBe(embeddedCount + 1)
     expect(status.catalog.groups.stations).toBeGreaterThan(1)
     expect(status.refresh).toMatchObject({ enabled: true, url: upstream.url, intervalSeconds: 3, lastError: null, format: 'json' })
@@ -89,9 +114,6 @@ describe('the service process with refresh', () => {
     const iss = await service.get('/api/v1/satellites/25544')
     expect(iss.body.data.tle.line1).toHaveLength(69)
 
-    // The start chose the newest data it had and said so.
-    const loaded = service.logs().find((l) => l.msg === 'catalogue loaded')!
-    expect(loaded.candidates.map((c: { source: string }) => c.source).sort()).toEqual(['embedded', 'snapshot'])
     expect(service.logs().some((l) => l.level === 'warn' && l.msg === 'element sets are stale')).toBe(true)
 
     const cache = await service.waitFor('the cache file', async () => {
@@ -139,6 +161,11 @@ describe('the service process with refresh', () => {
     service = await startService(args())
     const first = await service.status()
     expect(first.catalog.source).toBe('cache')
+    const loaded = service.logs().find((l) => l.msg === 'catalogue loaded')!
+    expect(loaded.candidates.map((c: { source: string; groupsUsed: string[] }) => [c.source, c.groupsUsed.length])).toEqual([
+      ['snapshot', 0],
+      ['cache', Object.keys(first.catalog.groups).length],
+    ])
     expect(first.catalog.satellites).toBe(embeddedCount + 1)
     expect((await service.get('/api/v1/satellites/270001')).body.data.tle).toBeNull()
     // Its next round is conditional, and 304 changes nothing.
@@ -174,6 +201,48 @@ describe('the service process with refresh', () => {
     service = undefined
   }, 60_000)
 })
+
+test('a refresh of some groups keeps the others, running and after a restart from the cache', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sattrack-e2e-subset-'))
+  let service: ServiceProcess | undefined
+  try {
+    // What the catalogue must hold: the base's satellites of the groups not refreshed, and upstream's stations and weather.
+    const base = catalogFromSnapshot(await loadSnapshotPath(snapshotArg), 'snapshot', Date.now()).catalog
+    const refreshed = ['stations', 'weather']
+    const expected = new Set([...refreshed.flatMap((g) => [...upstreamIds.get(g)!])])
+    for (const s of base.satellites) if (s.groups.some((g) => !refreshed.includes(g))) expected.add(s.noradId)
+    const expectedGroups = [...new Set([...Object.keys(base.groupCounts), ...refreshed])].sort()
+
+    const subsetArgs = ['--snapshot', snapshotArg, '--refresh-url', upstream.url, '--refresh-interval', '1h', '--refresh-groups', refreshed.join(','), '--data-dir', dir]
+    service = await startService(subsetArgs)
+    const status = await service.waitFor('a refreshed catalogue', async () => {
+      const s = await service!.status()
+      return s.catalog.source === 'refresh' && s
+    })
+    expect(status.refresh.groups).toEqual(refreshed)
+    expect(Object.keys(status.catalog.groups).sort()).toEqual(expectedGroups)
+    expect(status.catalog.satellites).toBe(expected.size)
+    expect(status.catalog.satellites).toBeGreaterThan(base.size / 2) // not just the two groups
+    expect((await service.get('/api/v1/satellites/270001')).body.data.groups).toEqual(['stations'])
+    const cache = await service.waitFor('the cache file', async () => {
+      const read = await readCache(dir)
+      return read.kind === 'ok' && read
+    })
+    expect(cache.cache.groups.map((g) => g.group).sort()).toEqual(refreshed) // the rest is in the base
+    expect(await service.stop()).toBe(0)
+
+    service = await startService(subsetArgs)
+    const restarted = await service.status()
+    expect(restarted.catalog.source).toBe('cache')
+    expect(restarted.catalog.satellites).toBe(expected.size)
+    expect(restarted.catalog.groups).toEqual(status.catalog.groups)
+    expect(await service.stop()).toBe(0)
+    service = undefined
+  } finally {
+    await service?.kill()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}, 90_000)
 
 test('an interval below 2h for celestrak.org is refused at start, before any request', async () => {
   const result = await runToExit(['--refresh-url', 'https://celestrak.org/NORAD/elements/gp.php', '--refresh-interval', '30m'])
