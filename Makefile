@@ -8,7 +8,10 @@ SHARED_SNAPSHOTS ?= ../shared/data/celestrak
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 
-.PHONY: run test build build-arm64 snapshot install deps-test deps-bench bench typecheck clean
+.PHONY: run test build build-arm64 dist snapshot install deps-test deps-bench bench typecheck clean
+
+# The commit compiled into builds (--version, sattrack_build_info): short hash, -dirty for a changed tree.
+BUILD_COMMIT = $(shell $(BUN) scripts/dist.ts --print-commit 2>/dev/null || echo unknown)
 
 $(BUN):
 	npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error bun@$(BUN_VERSION)
@@ -39,12 +42,18 @@ build: dist/sattrack
 
 dist/sattrack: node_modules/.installed data/prepared.json $(shell find src -type f) package.json
 	$(BUN) build src/main.ts --compile --minify --bytecode --format=esm \
-		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack
+		--no-compile-autoload-dotenv --no-compile-autoload-bunfig \
+		--define SATTRACK_BUILD_COMMIT='"$(BUILD_COMMIT)"' --outfile dist/sattrack
 
 # 64-bit Raspberry Pi OS; Bun fetches the arm64 runtime from the npm registry.
 build-arm64: node_modules/.installed data/prepared.json
-	$(BUN) build src/main.ts --compile --target=bun-linux-arm64 --minify --bytecode --format=esm \
-		--no-compile-autoload-dotenv --no-compile-autoload-bunfig --outfile dist/sattrack-linux-arm64
+	$(BUN) scripts/dist.ts --only linux-arm64
+
+# Release builds for every target (linux-x64, linux-arm64, darwin-arm64, windows-x64) and SHA256SUMS.
+dist: dist/SHA256SUMS
+
+dist/SHA256SUMS: node_modules/.installed data/prepared.json $(shell find src -type f) package.json scripts/dist.ts
+	$(BUN) scripts/dist.ts
 
 # Test dependencies from Debian: independent astronomy references (Skyfield,
 # PyEphem, python-sgp4) and Chromium for the browser tests (driven by
@@ -52,10 +61,16 @@ build-arm64: node_modules/.installed data/prepared.json
 deps-test:
 	@missing=""; \
 	$(PYTHON_REF) -c 'import skyfield, ephem, sgp4' 2>/dev/null || missing="$$missing python3-skyfield python3-ephem python3-sgp4"; \
-	[ -x /usr/bin/chromium ] || missing="$$missing chromium"; \
+	[ -x /usr/bin/chromium ] || missing="$$missing chromium fonts-liberation"; \
+	command -v promtool >/dev/null || missing="$$missing prometheus"; \
+	command -v qemu-aarch64 >/dev/null || missing="$$missing qemu-user"; \
+	[ -e /usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1 ] || missing="$$missing libc6-arm64-cross"; \
+	[ -x /usr/sbin/nginx ] || missing="$$missing nginx"; \
+	command -v systemd-analyze >/dev/null || missing="$$missing systemd"; \
+	command -v file >/dev/null || missing="$$missing file"; \
 	if [ -n "$$missing" ]; then \
 		echo "installing$$missing"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
 	fi
 
 # Benchmark tools from Debian.
@@ -76,7 +91,7 @@ bench: deps-bench dist/sattrack bench/data/30k/synthetic.tle bench/data/100k/syn
 typecheck: node_modules/.installed
 	$(BUN) x tsc -p tsconfig.json
 
-test: node_modules/.installed data/prepared.json deps-test dist/sattrack
+test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SHA256SUMS
 	$(BUN) test --timeout 120000
 
 clean:

@@ -3,11 +3,17 @@ import { Elysia } from 'elysia'
 import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
 import { benchModule } from './modules/bench/index.ts'
+import { feedModule } from './modules/feed/index.ts'
 import { nearbyModule } from './modules/nearby/index.ts'
+import { passesModule } from './modules/passes/index.ts'
 import { satellitesModule } from './modules/satellites/index.ts'
 import { serviceModule } from './modules/service/index.ts'
+import { type StreamOptions, streamModule } from './modules/stream/index.ts'
+import { tracksModule } from './modules/tracks/index.ts'
+import { webModule } from './modules/web/index.ts'
 import { docs } from './plugins/docs.ts'
 import { errors } from './plugins/errors.ts'
+import { type OperationsOptions, operations } from './plugins/operations.ts'
 import { VERSION } from './version.ts'
 
 export interface AppOptions {
@@ -24,6 +30,10 @@ export interface AppOptions {
   benchRoutes?: boolean
   /** Prepare the nearby engine's position tables in the background from the start. */
   warm?: boolean
+  /** Access log, /metrics, request limits, security headers (src/plugins/operations.ts). */
+  operations?: OperationsOptions
+  /** Live position streams: the cap on open streams (default 100) and the heartbeat period (src/modules/stream). */
+  streams?: StreamOptions
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -36,7 +46,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path))
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {} }: AppOptions) {
   let isKnownPath: ((path: string) => boolean) | undefined
   const methodsFor = (path: string) => {
     isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
@@ -65,10 +75,16 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (asked) headers['access-control-allow-headers'] = asked
       return new Response(null, { status: 204, headers })
     })
+    .use(operations(context, { ...ops, refreshStatus, startedAtMs }))
     .use(docs(VERSION))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
+    .use(passesModule(context))
+    .use(tracksModule(context))
+    .use(streamModule(context, streams))
+    .use(feedModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
+    .use(webModule(context))
   if (benchRoutes) app.use(benchModule(context))
   return app
 }

@@ -1,6 +1,8 @@
 /** Flags and environment variables → one validated Config; the --help text. */
 import type { ElementFormat } from './catalog/formats.ts'
 import { defaultDataDir } from './catalog/persist.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
+import { parseRateLimit, type RateLimit } from './plugins/rate-limit.ts'
 import { VERSION } from './version.ts'
 
 export interface Config {
@@ -23,6 +25,20 @@ export interface Config {
   dataDir: string
   /** Mount the benchmark's reference routes (/bench/hello, /bench/plain-nearby). */
   benchRoutes: boolean
+  /** The lowest level logged. */
+  logLevel: LogLevel
+  /** JSON lines (the default) or lines for people. */
+  logFormat: LogFormat
+  /** One log line per request (method, path, status, duration). */
+  accessLog: boolean
+  /** Serve Prometheus metrics at /metrics. */
+  metrics: boolean
+  /** Requests per client and window; null: no limit (the default). */
+  rateLimit: RateLimit | null
+  /** Take the client address from X-Forwarded-For (set only behind a proxy that writes it). */
+  trustProxy: boolean
+  /** On SIGTERM/SIGINT, how long requests in flight may take to finish, ms. */
+  shutdownTimeoutMs: number
 }
 
 export type ConfigResult =
@@ -50,6 +66,13 @@ const port = (raw: string) => {
   return +raw
 }
 const nonEmpty = (raw: string) => (raw.trim() === '' ? new Error('must not be empty') : raw)
+const switchValue = (raw: string) => (raw === 'true' ? true : raw === 'false' ? false : new Error('must be true or false'))
+const oneOf =
+  <T extends string>(values: readonly T[]) =>
+  (raw: string): T | Error => {
+    const value = raw.trim().toLowerCase() as T
+    return values.includes(value) ? value : new Error(`must be one of ${values.join(', ')}`)
+  }
 
 const HOUR_MS = 3_600_000
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS }
@@ -116,6 +139,7 @@ const OPTIONS: readonly OptionSpec[] = [
     description:
       'element sets to start from when newer than the embedded snapshot and the cache: a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json',
     default: null,
+    defaultText: 'none: the embedded snapshot or the cache',
     parse: nonEmpty,
   },
   {
@@ -187,6 +211,74 @@ const OPTIONS: readonly OptionSpec[] = [
     parse: nonEmpty,
   },
   {
+    key: 'logLevel',
+    flag: '--log-level',
+    env: ['SATTRACK_LOG_LEVEL'],
+    valueName: 'LEVEL',
+    description: `the lowest level logged: ${LOG_LEVELS.join(', ')}`,
+    default: 'info',
+    parse: oneOf(LOG_LEVELS),
+  },
+  {
+    key: 'logFormat',
+    flag: '--log-format',
+    env: ['SATTRACK_LOG_FORMAT'],
+    valueName: 'FORMAT',
+    description: 'json (one object per line: time, level, msg, fields) or pretty (for people)',
+    default: 'json',
+    parse: oneOf(LOG_FORMATS),
+  },
+  {
+    key: 'accessLog',
+    flag: '--access-log',
+    env: ['SATTRACK_ACCESS_LOG'],
+    valueName: '',
+    description: 'log one line per request: method, path (no query string), route, status, duration',
+    default: false,
+    isSwitch: true,
+    parse: switchValue,
+  },
+  {
+    key: 'metrics',
+    flag: '--metrics',
+    env: ['SATTRACK_METRICS'],
+    valueName: '',
+    description: 'serve Prometheus metrics at GET /metrics (--metrics=false turns it off)',
+    default: true,
+    isSwitch: true,
+    parse: switchValue,
+  },
+  {
+    key: 'rateLimit',
+    flag: '--rate-limit',
+    env: ['SATTRACK_RATE_LIMIT'],
+    valueName: 'N/WINDOW',
+    description: 'requests per client, e.g. 600/min, 20/s, 10000/h; over it: 429 with Retry-After (healthcheck and /metrics exempt)',
+    default: null,
+    defaultText: 'off',
+    parse: parseRateLimit,
+  },
+  {
+    key: 'trustProxy',
+    flag: '--trust-proxy',
+    env: ['SATTRACK_TRUST_PROXY'],
+    valueName: '',
+    description: 'identify clients by the last X-Forwarded-For address (only behind a proxy that sets it)',
+    default: false,
+    isSwitch: true,
+    parse: switchValue,
+  },
+  {
+    key: 'shutdownTimeoutMs',
+    flag: '--shutdown-timeout',
+    env: ['SATTRACK_SHUTDOWN_TIMEOUT'],
+    valueName: 'DURATION',
+    description: 'on SIGTERM/SIGINT, how long requests in flight may take to finish before the exit',
+    default: 10_000,
+    defaultText: '10s',
+    parse: duration(0, 5 * 60_000, '0s and 5m'),
+  },
+  {
     key: 'benchRoutes',
     flag: '--bench-routes',
     env: ['SATTRACK_BENCH_ROUTES'],
@@ -213,7 +305,7 @@ export function helpText(): string {
     '',
     ...rows,
     `${'  --help'.padEnd(width)}print this help and exit`,
-    `${'  --version'.padEnd(width)}print the version and exit`,
+    `${'  --version'.padEnd(width)}print the version, build commit and embedded snapshot stamp, and exit`,
     '',
     'Flags win over environment variables. Durations: 90s, 30m, 6h, 1d.',
   ].join('\n')
@@ -221,6 +313,9 @@ export function helpText(): string {
 
 /** Reads flags (`--name value` or `--name=value`) over environment variables over defaults. */
 export function parseConfig(argv: readonly string[], env: Record<string, string | undefined>): ConfigResult {
+  // --help and --version answer whatever else is on the command line or in the environment.
+  if (argv.some((a) => a === '--help' || a === '-h')) return { kind: 'help', text: helpText() }
+  if (argv.some((a) => a === '--version' || a === '-v')) return { kind: 'version', text: `sattrack ${VERSION}` }
   const config = Object.fromEntries(OPTIONS.map((o) => [o.key, o.default])) as unknown as Config
   const set = (o: OptionSpec, raw: string, where: string): string | null => {
     const value = o.parse(raw)
@@ -237,14 +332,12 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
   }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
-    if (arg === '--help' || arg === '-h') return { kind: 'help', text: helpText() }
-    if (arg === '--version' || arg === '-v') return { kind: 'version', text: `sattrack ${VERSION}` }
     const eq = arg.indexOf('=')
     const flag = eq > 0 ? arg.slice(0, eq) : arg
     const o = OPTIONS.find((x) => x.flag === flag)
     if (!o) return { kind: 'error', message: `unknown option ${flag} (see --help)` }
     const raw = eq > 0 ? arg.slice(eq + 1) : o.isSwitch ? 'true' : argv[++i]
-    if (raw === undefined) return { kind: 'error', message: `${flag} needs a value` }
+    if (raw === undefined || (eq < 0 && raw.startsWith('--'))) return { kind: 'error', message: `${flag} needs a value` }
     const error = set(o, raw, flag)
     if (error) return { kind: 'error', message: error }
   }

@@ -1,19 +1,21 @@
-/** Entry of the executable: config → catalogue (newest of embedded, --snapshot, cache) → server → refresh → signals. */
+/** Entry of the executable: config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
 import { createApp } from './app.ts'
 import type { Catalog } from './catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './catalog/embedded.ts'
 import { readCache, snapshotFromCache, writeCache } from './catalog/persist.ts'
 import { Refresher, warnIfStale } from './catalog/refresh.ts'
 import { loadSnapshotPath } from './catalog/snapshot.ts'
-import { chooseStartCatalog, type StartCandidate } from './catalog/startup.ts'
+import { planStart, type StartInputs, startLogFields } from './catalog/startup.ts'
 import { CatalogStore } from './catalog/store.ts'
 import { parseConfig } from './config.ts'
 import { log } from './log.ts'
+import { stopOnSignals } from './shutdown.ts'
+import { versionText } from './version.ts'
 
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
 if (parsed.kind === 'help' || parsed.kind === 'version') {
-  console.log(parsed.text)
+  console.log(parsed.kind === 'version' ? versionText(new Date((await loadEmbeddedSnapshot()).stampMs).toISOString()) : parsed.text)
   process.exit(0)
 }
 if (parsed.kind === 'error') {
@@ -21,37 +23,31 @@ if (parsed.kind === 'error') {
   process.exit(2)
 }
 const { config } = parsed
+log.configure({ level: config.logLevel, format: config.logFormat })
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
-const candidates: StartCandidate[] = [{ source: 'embedded', snapshot: await loadEmbeddedSnapshot() }]
-if (config.snapshot) {
-  try {
-    candidates.push({ source: 'snapshot', snapshot: await loadSnapshotPath(config.snapshot) })
-  } catch (error) {
-    console.error(`sattrack: ${message(error)}`)
-    process.exit(2)
-  }
-}
-const cache = await readCache(config.dataDir)
-if (cache.kind === 'ok') candidates.push({ source: 'cache', snapshot: snapshotFromCache(cache.cache, cache.path) })
-if (cache.kind === 'invalid') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
-
-const choice = chooseStartCatalog(candidates, Date.now())
-for (const passed of choice?.rejected ?? []) {
-  if (passed.source === 'snapshot') {
-    console.error(`sattrack: no valid element sets in ${passed.description}`)
-    process.exit(2)
-  }
-  log.warn(`ignoring the ${passed.source === 'cache' ? 'cache in the data dir' : 'embedded snapshot'}`, {
-    path: passed.description,
-    reason: passed.reason,
-  })
-}
-if (!choice) {
-  console.error('sattrack: no valid element sets in the embedded snapshot, --snapshot or the data-dir cache')
+// The base is --snapshot when given (in place of the embedded snapshot), else the embedded snapshot;
+// the data-dir cache competes with it group by group (see startup.ts).
+let base: StartInputs['base']
+try {
+  base = config.snapshot
+    ? { source: 'snapshot', snapshot: await loadSnapshotPath(config.snapshot) }
+    : { source: 'embedded', snapshot: await loadEmbeddedSnapshot() }
+} catch (error) {
+  console.error(`sattrack: ${message(error)}`)
   process.exit(2)
 }
-const { report, candidate } = choice
+const cache = await readCache(config.dataDir)
+if (cache.kind === 'invalid') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
+const startInputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
+const start = planStart(startInputs)
+if (!start.ok) {
+  console.error(`sattrack: ${start.error}`)
+  process.exit(2)
+}
+const report = start.plan
+if (report.cacheIgnored !== null && cache.kind === 'ok') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: report.cacheIgnored })
+for (const warning of report.warnings) log.warn(warning.message, warning.fields)
 const skipped = Object.values(report.invalidByGroup).reduce((a, b) => a + b, 0)
 if (skipped > 0 || Object.keys(report.unreadableGroups).length > 0) {
   log.warn('skipped invalid element sets', {
@@ -74,7 +70,8 @@ const refresher = config.refreshUrl
         timeoutMs: config.refreshTimeoutMs,
       },
       persist: (contents) => writeCache(config.dataDir, contents),
-      initialPayloads: candidate.source === 'cache' && cache.kind === 'ok' ? cache.cache.groups : undefined,
+      // The payloads behind the groups taken from the cache: the first round asks for them conditionally.
+      initialPayloads: cache.kind === 'ok' ? cache.cache.groups.filter((g) => report.cacheGroupsUsed.includes(g.group)) : undefined,
       onSwap: (catalog) => warmInSlices(catalog),
     })
   : null
@@ -86,21 +83,23 @@ const app = createApp({
   refreshStatus: refresher ? () => refresher.status() : undefined,
   benchRoutes: config.benchRoutes,
   warm: true,
+  operations: {
+    accessLog: config.accessLog,
+    metrics: config.metrics,
+    rateLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
+    refreshCounts: refresher ? () => refresher.counts() : undefined,
+  },
 })
 try {
-  app.listen({ port: config.port, hostname: config.host })
+  // Elysia asks for SO_REUSEPORT by default: a second instance started on a taken port would
+  // silently share its traffic instead of failing with "cannot listen".
+  app.listen({ port: config.port, hostname: config.host, reusePort: false })
 } catch (error) {
   console.error(`sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`)
   process.exit(1)
 }
-log.info('catalogue loaded', {
-  source: report.catalog.origin.source,
-  from: candidate.snapshot.description,
-  obtainedAt: new Date(report.catalog.origin.obtainedAtMs).toISOString(),
-  satellites: report.catalog.size,
-  groups: report.catalog.groupCounts,
-  candidates: candidates.map((c) => ({ source: c.source, obtainedAt: new Date(c.snapshot.stampMs).toISOString() })),
-})
+log.info('catalogue loaded', startLogFields(startInputs, report))
 warnIfStale(report.catalog, Date.now())
 log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
 if (refresher) {
@@ -119,11 +118,20 @@ function warmInSlices(catalog: Catalog, from = 0): void {
   else setTimeout(() => Bun.gc(true), 1000)
 }
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    log.info('stopping', { signal })
+const server = app.server
+stopOnSignals({
+  target: {
+    drain: () => app.stop(false),
+    force: () => server?.stop(true),
+    inFlight: () => server?.pendingRequests ?? 0,
+    // Answers still being written to slow clients keep their connections, and the event loop, busy.
+    settled: () => new Promise((resolve) => process.once('beforeExit', resolve)),
+  },
+  graceMs: config.shutdownTimeoutMs,
+  beforeDrain: () => {
     refresher?.stop()
-    await app.stop()
-    process.exit(0)
-  })
-}
+    // Live streams never end by themselves: close them so the drain does not wait out the grace period.
+    app.store.streams.closeAll()
+  },
+  log,
+})

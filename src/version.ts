@@ -1,4 +1,23 @@
-/** The service version, from package.json. */
+/** The service version (package.json) and the commit it was built from (injected by the build). */
 import pkg from '../package.json'
 
 export const VERSION: string = pkg.version
+
+/**
+ * Set by the release build: `--define SATTRACK_BUILD_COMMIT='"<sha>"'` (Makefile,
+ * scripts/dist.ts). Absent under `bun run` and `bun test`.
+ */
+declare const SATTRACK_BUILD_COMMIT: string | undefined
+
+/** The git commit of the build (`-dirty` when the tree had changes), or `unknown` outside a release build. */
+export const BUILD_COMMIT: string = typeof SATTRACK_BUILD_COMMIT === 'string' && SATTRACK_BUILD_COMMIT !== '' ? SATTRACK_BUILD_COMMIT : 'unknown'
+
+/** What `--version` prints: version, commit, the Bun it runs on, and the embedded snapshot's stamp. */
+export function versionText(snapshotStamp: string): string {
+  return [
+    `sattrack ${VERSION}`,
+    `commit: ${BUILD_COMMIT}`,
+    `runtime: Bun ${Bun.version} (${process.platform}-${process.arch})`,
+    `embedded snapshot: ${snapshotStamp}`,
+  ].join('\n')
+}

@@ -124,3 +124,9 @@ describe('refresh options', () => {
     expect(help).toContain('(default: 30s)')
   })
 })
+
+test('--help and --version win over a bad environment; a flag followed by another flag has no value', () => {
+  expect(parseConfig(['--help'], { PORT: 'abc' }).kind).toBe('help')
+  expect(parseConfig(['--port', '1', '--version'], { PORT: 'abc' }).kind).toBe('version')
+  expect(parseConfig(['--port', '--host', '127.0.0.1'], {})).toEqual({ kind: 'error', message: '--port needs a value' })
+})
