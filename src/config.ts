@@ -8,7 +8,7 @@ import { VERSION } from './version.ts'
 export interface Config {
   port: number
   host: string
-  /** A snapshot file or folder to load (used when it is newer than the embedded one and the cache). */
+  /** A snapshot file or folder to start from in place of the embedded one (the data-dir cache still wins where it is newer). */
   snapshot: string | null
   corsOrigin: string
   /** The CelesTrak-compatible GP endpoint to refresh from; null: no refresh (the default). */
@@ -137,7 +137,7 @@ const OPTIONS: readonly OptionSpec[] = [
     env: ['SATTRACK_SNAPSHOT'],
     valueName: 'PATH',
     description:
-      'element sets to start from when newer than the embedded snapshot and the cache: a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json',
+      'element sets to start from in place of the embedded snapshot (newer cached groups still win): a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json',
     default: null,
     defaultText: 'none: the embedded snapshot or the cache',
     parse: nonEmpty,
