@@ -28,12 +28,15 @@ export const TABLE_STEP_MS = 10_000
 /**
  * Above this chord-velocity mismatch (km/s) a satellite's path is checked at
  * CHECK_POINTS (fractions of the interval); if interpolation misses SGP4 at any
- * of them by CHECK_TOLERANCE_KM or more, the satellite is propagated exactly on
- * each request.
+ * of them by CHECK_TOLERANCE_KM or more, the satellite is propagated exactly by
+ * every request that might see it above the threshold.
  */
 const MAX_ROUGHNESS_KM_S = 1e-3
 const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85]
 const CHECK_TOLERANCE_KM = 0.0005
+/** A rough path may stray between check points by this factor of what they showed, plus this slack. */
+const ROUGH_SAFETY = 10
+const ROUGH_SLACK_KM = 1
 /** Satellites propagated per slice when a table is filled ahead of need. */
 const SLICE = 1000
 const RAD_TO_DEG = 180 / Math.PI
@@ -102,6 +105,13 @@ interface Interval {
   smooth: Uint8Array
   /** Satellites propagated exactly at the requested instant. */
   exact: Int32Array
+  /**
+   * Per entry of `exact`: how far (km) interpolation missed SGP4 at the check
+   * points, or Infinity (no position at one end or at a check point). A request
+   * skips the exact propagation when the interpolated position is below the
+   * threshold by far more than this.
+   */
+  deviationKm: Float64Array
 }
 
 export class NearbyEngine {
@@ -158,17 +168,23 @@ export class NearbyEngine {
     if (cached && cached.a === a && cached.b === b) return cached
     const smooth = new Uint8Array(catalog.size)
     const exact: number[] = []
+    const deviationKm: number[] = []
     for (let i = 0; i < catalog.size; i++) {
       const sa = a.status[i]
       const sb = b.status[i]
       if (sa === POSITION && sb === POSITION) {
-        if (roughness(a, b, i) < MAX_ROUGHNESS_KM_S || this.followsCheckPoints(catalog, a, b, i)) smooth[i] = 1
-        else exact.push(i)
+        const deviation = roughness(a, b, i) < MAX_ROUGHNESS_KM_S ? 0 : this.checkPointDeviation(catalog, a, b, i)
+        if (deviation < CHECK_TOLERANCE_KM) smooth[i] = 1
+        else {
+          exact.push(i)
+          deviationKm.push(deviation)
+        }
       } else if (sa === POSITION || sb === POSITION) {
         exact.push(i) // gains or loses its position within the interval
+        deviationKm.push(Number.POSITIVE_INFINITY)
       }
     }
-    const interval = { a, b, smooth, exact: Int32Array.from(exact) }
+    const interval = { a, b, smooth, exact: Int32Array.from(exact), deviationKm: Float64Array.from(deviationKm) }
     while (byGrid.size >= this.maxTables) byGrid.delete(byGrid.keys().next().value!)
     byGrid.set(gridMs, interval)
     return interval
@@ -231,7 +247,7 @@ export class NearbyEngine {
     const gridMs = NearbyEngine.gridBefore(t)
     const onGrid = t === gridMs
     // On the grid the table holds SGP4's own answer; between grid instants, Hermite weights.
-    const { a, b, smooth, exact } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
+    const { a, b, smooth, exact, deviationKm } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
     const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
     const scan: Scan = {
       weights,
@@ -250,7 +266,19 @@ export class NearbyEngine {
       const dy = -p.x * sinG + p.y * cosG - o.y
       consider(i, p, { x: s[3]!, y: s[4]!, z: s[5]! }, dx, dy, p.z - o.z)
     }
-    for (const i of exact) {
+    for (let k = 0; k < exact.length; k++) {
+      const i = exact[k]!
+      if (Number.isFinite(deviationKm[k]!)) {
+        // A rough but bounded path: skip SGP4 when the interpolated point is far below the threshold.
+        interpolateState(a, b, i, weights, s)
+        const dx = s[0]! * cosG + s[1]! * sinG - o.x
+        const dy = -s[0]! * sinG + s[1]! * cosG - o.y
+        const dz = s[2]! - o.z
+        const rangeKm = Math.sqrt(dx * dx + dy * dy + dz * dz)
+        const elevationDeg = Math.asin((ux * dx + uy * dy + uz * dz) / rangeKm) * RAD_TO_DEG
+        const marginDeg = Math.asin(Math.min(1, (ROUGH_SAFETY * deviationKm[k]! + ROUGH_SLACK_KM) / rangeKm)) * RAD_TO_DEG
+        if (elevationDeg + marginDeg < query.minElevationDeg) continue
+      }
       const result = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, query.instant, gmst)
       if (!result.ok) continue
       const p = result.state.eciKm
@@ -263,23 +291,24 @@ export class NearbyEngine {
   }
 
   /**
-   * Whether interpolation still follows a rough path (deep-space integrator
-   * kinks, fast but regular motion): SGP4 at CHECK_POINTS inside the interval
-   * must agree within CHECK_TOLERANCE_KM. Noisy paths (SGP4's Kepler solver
-   * struggling with decaying elements) fail and are propagated exactly.
+   * How far interpolation misses a rough path (deep-space integrator kinks,
+   * fast but regular motion, SGP4's Kepler solver struggling with decaying
+   * elements): the largest distance (km) to SGP4 at CHECK_POINTS inside the
+   * interval, or Infinity when SGP4 has no position at one of them.
    */
-  private followsCheckPoints(catalog: Catalog, a: PositionTable, b: PositionTable, i: number): boolean {
+  private checkPointDeviation(catalog: Catalog, a: PositionTable, b: PositionTable, i: number): number {
     const stepS = (b.instantMs - a.instantMs) / 1000
     const out = new Float64Array(6)
+    let worst = 0
     for (const u of CHECK_POINTS) {
       const at = new Date(a.instantMs + u * stepS * 1000)
       const exact = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, at, siderealTimeRad(at))
-      if (!exact.ok) return false
+      if (!exact.ok) return Number.POSITIVE_INFINITY
       interpolateState(a, b, i, hermiteWeights(u, stepS), out)
       const p = exact.state.eciKm
-      if (Math.hypot(out[0]! - p.x, out[1]! - p.y, out[2]! - p.z) >= CHECK_TOLERANCE_KM) return false
+      worst = Math.max(worst, Math.hypot(out[0]! - p.x, out[1]! - p.y, out[2]! - p.z))
     }
-    return true
+    return worst
   }
 
   /** A reusable index buffer (requests run one at a time on the event loop). */
@@ -293,7 +322,7 @@ export class NearbyEngine {
     const a = this.table(catalog, gridMs)
     const smooth = new Uint8Array(catalog.size)
     for (let i = 0; i < catalog.size; i++) smooth[i] = a.status[i] === POSITION ? 1 : 0
-    return { a, b: a, smooth, exact: new Int32Array(0) }
+    return { a, b: a, smooth, exact: new Int32Array(0), deviationKm: new Float64Array(0) }
   }
 
   private entry(catalog: Catalog, gridMs: number): PositionTable {
