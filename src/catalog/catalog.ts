@@ -1,5 +1,6 @@
 /** The catalogue: an immutable set of satellites built from groups of element sets. */
 import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
+import { ommRecordOf } from './omm.ts'
 import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
 
 export interface Satellite {
@@ -101,23 +102,10 @@ export function createSatrec(elements: ElementSet): SatRec {
   if (elements.tle && elements.sourceFormat !== 'omm') return twoline2satrec(elements.tle.line1, elements.tle.line2)
   const epochUs = elements.epochUs ?? elements.epochMs * 1000
   const wholeMs = Math.floor(epochUs / 1000)
-  const satrec = json2satrec({
-    OBJECT_NAME: elements.name,
-    OBJECT_ID: elements.intlDesignator,
-    // json2satrec reads the epoch through Date, which keeps whole milliseconds.
-    EPOCH: new Date(wholeMs).toISOString(),
-    MEAN_MOTION: elements.meanMotionRevPerDay,
-    ECCENTRICITY: elements.eccentricity,
-    INCLINATION: elements.inclinationDeg,
-    RA_OF_ASC_NODE: elements.raanDeg,
-    ARG_OF_PERICENTER: elements.argOfPericenterDeg,
-    MEAN_ANOMALY: elements.meanAnomalyDeg,
-    NORAD_CAT_ID: elements.noradId,
-    ELEMENT_SET_NO: elements.elementSetNo,
-    BSTAR: elements.bstar,
-    MEAN_MOTION_DOT: elements.meanMotionDot,
-    MEAN_MOTION_DDOT: elements.meanMotionDdot,
-  })
+  // json2satrec reads the epoch through Date, which keeps whole milliseconds.
+  const omm = { ...ommRecordOf(elements), EPOCH: new Date(wholeMs).toISOString() }
+  const satrec = json2satrec(omm as Parameters<typeof json2satrec>[0])
+
   // Add back the sub-millisecond part: propagation measures time from jdsatepoch.
   // (The deep-space terms computed at initialisation move by far less than that.)
   satrec.jdsatepoch += (epochUs - wholeMs * 1000) / 86_400_000_000

@@ -1,5 +1,6 @@
 /** One satellite at one instant: SGP4 state, geodetic position and the "has a position" rule. */
 import { gstime, propagate, type SatRec } from 'satellite.js'
+import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { ElementSet } from '../catalog/elements.ts'
 
 export interface Vector3 {
@@ -111,6 +112,28 @@ export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, 
       speedKmH: Math.hypot(v.x, v.y, v.z) * 3600,
     },
   }
+}
+
+/** Several satellites at one instant: those with a position, and the ids unknown or without one. */
+export interface PositionsAt {
+  found: { satellite: Satellite; state: SatelliteState }[]
+  missing: number[]
+  noPosition: number[]
+}
+
+export function positionsAt(catalog: Catalog, ids: readonly number[], instant: Date, gmstRad = siderealTimeRad(instant)): PositionsAt {
+  const result: PositionsAt = { found: [], missing: [], noPosition: [] }
+  for (const id of ids) {
+    const satellite = catalog.get(id)
+    if (!satellite) {
+      result.missing.push(id)
+      continue
+    }
+    const position = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, gmstRad)
+    if (position.ok) result.found.push({ satellite, state: position.state })
+    else result.noPosition.push(id)
+  }
+  return result
 }
 
 function describeAge(elements: ElementSet, instant: Date): string {

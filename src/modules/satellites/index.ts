@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia'
 import type { Catalog, Satellite } from '../../catalog/catalog.ts'
 import { type Selection, selectSatellites } from '../../catalog/select.ts'
-import { positionAt, siderealTimeRad } from '../../orbit/position.ts'
+import { positionAt, positionsAt, siderealTimeRad } from '../../orbit/position.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { jsonRepresentation, RepresentationCache } from '../../plugins/representations.ts'
@@ -158,20 +158,8 @@ export function satellitesModule({ store, clock }: ModuleContext) {
         const { query } = batchRoute.read(ctx)
         const catalog = store.current
         const instant = instantOf(query.time, clock)
-        const gmst = siderealTimeRad(instant)
-        const data: ReturnType<typeof satellitePositionJson>[] = []
-        const missing: number[] = []
-        const noPosition: number[] = []
-        for (const id of query.ids) {
-          const satellite = catalog.get(id)
-          if (!satellite) {
-            missing.push(id)
-            continue
-          }
-          const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, gmst)
-          if (result.ok) data.push(satellitePositionJson(satellite, result.state, instant))
-          else noPosition.push(id)
-        }
+        const { found, missing, noPosition } = positionsAt(catalog, query.ids, instant)
+        const data = found.map(({ satellite, state }) => satellitePositionJson(satellite, state, instant))
         return { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition } }
       },
       {

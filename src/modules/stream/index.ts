@@ -4,9 +4,8 @@
  * second, with look angles when an observer is given.
  */
 import { Elysia } from 'elysia'
-import type { Catalog } from '../../catalog/catalog.ts'
 import { log } from '../../log.ts'
-import { positionAt, siderealTimeRad } from '../../orbit/position.ts'
+import { positionAt, positionsAt, siderealTimeRad } from '../../orbit/position.ts'
 import { lookAngles, type Observer } from '../../orbit/sky.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
@@ -97,25 +96,13 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
       (ctx) => {
         const { query } = manyRoute.read(ctx)
         const observer = observerOf(query)
-        const known = (catalog: Catalog) => query.ids.filter((id) => catalog.get(id) !== undefined)
-        if (known(store.current).length === 0) throw new ApiError(404, `none of the satellites ${query.ids.join(', ')} is in the catalogue`)
+        if (query.ids.every((id) => store.current.get(id) === undefined)) throw new ApiError(404, `none of the satellites ${query.ids.join(', ')} is in the catalogue`)
         return open(ctx.request, ctx.set, () => {
           const catalog = store.current
           const instant = new Date(clock())
           const gmst = siderealTimeRad(instant)
-          const data: ReturnType<typeof streamPositionJson>[] = []
-          const missing: number[] = []
-          const noPosition: number[] = []
-          for (const id of query.ids) {
-            const satellite = catalog.get(id)
-            if (!satellite) {
-              missing.push(id)
-              continue
-            }
-            const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, gmst)
-            if (!result.ok) noPosition.push(id)
-            else data.push(streamPositionJson(satellite, result.state, instant, lookFor(observer, result.state.eciKm, gmst)))
-          }
+          const { found, missing, noPosition } = positionsAt(catalog, query.ids, instant, gmst)
+          const data = found.map(({ satellite, state }) => streamPositionJson(satellite, state, instant, lookFor(observer, state.eciKm, gmst)))
           return { event: 'positions', data: { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition } } }
         })
       },

@@ -4,24 +4,20 @@ import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { SatelliteState } from '../../orbit/position.ts'
 import type { LookAngles } from '../../orbit/sky.ts'
-import { satellitePositionJson } from '../satellites/model.ts'
+import { SatellitePositionSchema, satellitePositionJson } from '../satellites/model.ts'
 
 const isoInstant = (description: string) => t.String({ format: 'date-time', description })
 
 /** `data` of a `position` event (and of each entry of a `positions` event). */
-export const StreamPositionSchema = t.Object({
-  noradId: Type.Integer(),
-  name: t.String(),
-  latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
-  longitude: t.Number({ description: 'degrees, -180..180' }),
-  epoch: isoInstant("The element set's epoch"),
-  datetime: isoInstant('The instant of the position'),
-  altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
-  velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity' }),
-  azimuth: t.Optional(t.Number({ description: 'degrees from north through east, [0, 360): only with an observer' })),
-  elevation: t.Optional(t.Number({ description: 'degrees above the horizon: only with an observer' })),
-  range: t.Optional(t.Number({ description: 'km from the observer: only with an observer' })),
-})
+export const StreamPositionSchema = t.Composite([
+  SatellitePositionSchema,
+  t.Object({
+    velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity' }),
+    azimuth: t.Optional(t.Number({ description: 'degrees from north through east, [0, 360): only with an observer' })),
+    elevation: t.Optional(t.Number({ description: 'degrees above the horizon: only with an observer' })),
+    range: t.Optional(t.Number({ description: 'km from the observer: only with an observer' })),
+  }),
+])
 
 /** `data` of a `no-position` event: this second the satellite has no valid position (or has left the catalogue). */
 export const StreamNoPositionSchema = t.Object({
