@@ -8,6 +8,9 @@ import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
 
 export type Encoding = 'br' | 'gzip' | 'identity'
 
+/** Above this size, building an answer is followed by a garbage collection. */
+const LARGE_BODY_BYTES = 1 << 20
+
 /** Bodies below this size are not worth compressing. */
 const MIN_COMPRESS_BYTES = 1024
 
@@ -87,6 +90,9 @@ export class RepresentationCache<Owner extends object> {
     let variants = byKey.get(key)
     if (!variants) {
       variants = new Variants(build())
+      // Serialising a large answer (the whole list: megabytes of intermediate strings) leaves
+      // garbage the size of the catalogue; collect it now rather than letting RSS keep it.
+      if (variants.representation.body.length > LARGE_BODY_BYTES) setTimeout(() => Bun.gc(true), 0)
       byKey.set(key, variants)
       if (byKey.size > this.maxEntries) byKey.delete(byKey.keys().next().value!)
     } else if (Number.isFinite(this.maxEntries)) {
