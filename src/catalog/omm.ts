@@ -263,6 +263,12 @@ function fixed(value: number, decimals: number, width: number): string | null {
   return text.length === width ? text : null
 }
 
+/** An angle in [0, 360) with 4 decimals: 359.99999 rounds to 0.0000, not 360.0000. */
+function angleField(deg: number): string | null {
+  const text = fixed(deg, 4, 8)
+  return text === '360.0000' ? '  0.0000' : text
+}
+
 function withChecksum(body: string): string {
   return body + String(tleChecksum(body))
 }
@@ -281,9 +287,9 @@ export function tleLinesFor(elements: ElementSet): TleLines | null {
   const bstar = assumedDecimal(elements.bstar)
   const eccDigits = Math.round(elements.eccentricity * 1e7)
   const inclination = fixed(elements.inclinationDeg, 4, 8)
-  const raan = fixed(elements.raanDeg, 4, 8)
-  const argp = fixed(elements.argOfPericenterDeg, 4, 8)
-  const meanAnomaly = fixed(elements.meanAnomalyDeg, 4, 8)
+  const raan = angleField(elements.raanDeg)
+  const argp = angleField(elements.argOfPericenterDeg)
+  const meanAnomaly = angleField(elements.meanAnomalyDeg)
   const meanMotion = fixed(elements.meanMotionRevPerDay, 8, 11)
   if (!epoch || !ndot || !nddot || !bstar || !inclination || !raan || !argp || !meanAnomaly || !meanMotion) return null
   if (!(eccDigits >= 0 && eccDigits < 1e7)) return null

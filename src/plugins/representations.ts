@@ -19,6 +19,8 @@ export interface Representation {
   etag: string
   contentType: string
   body: Uint8Array<ArrayBuffer>
+  /** The HTTP status of the answer; 200 unless said (the feed's "No GP data found" is a 404). */
+  status?: number
 }
 
 /** Compressed variants of one body, each made on first use and then kept. */
@@ -105,7 +107,7 @@ export class RepresentationCache<Owner extends object> {
 
   /** The HTTP answer for `request`: 304, or the body in the best accepted encoding. */
   respond(request: Request, variants: Variants): Response {
-    const { etag, contentType, body } = variants.representation
+    const { etag, contentType, body, status = 200 } = variants.representation
     const encoding = chooseEncoding(request.headers.get('accept-encoding'), body.length)
     const headers: Record<string, string> = {
       etag: encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`,
@@ -113,9 +115,9 @@ export class RepresentationCache<Owner extends object> {
       vary: 'Accept-Encoding',
       'content-type': contentType,
     }
-    if (notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
+    if (status === 200 && notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
     if (encoding !== 'identity') headers['content-encoding'] = encoding
-    return new Response(variants.body(encoding), { headers })
+    return new Response(variants.body(encoding), { status, headers })
   }
 }
 

@@ -284,3 +284,12 @@ describe('parseOmmCsv', () => {
     ])
   })
 })
+
+test('angles that round up to 360 are written as 0.0000 in generated TLE lines', () => {
+  const base = parseTle('X', makeTle().line1, makeTle().line2)
+  if (!base.ok) throw new Error(base.reason)
+  const lines = tleLinesFor({ ...base.elements, raanDeg: 359.99999, meanAnomalyDeg: 359.999999, tle: null })!
+  expect(lines.line2.slice(17, 25)).toBe('  0.0000')
+  expect(lines.line2.slice(43, 51)).toBe('  0.0000')
+  expect(parseTle('X', lines.line1, lines.line2).ok).toBe(true)
+})

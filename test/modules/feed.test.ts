@@ -173,11 +173,11 @@ describe('queries', () => {
   })
 
   test.each(['GROUP=nosuchgroup', 'CATNR=999999', 'NAME=no such satellite', 'INTDES=1957-001'])(
-    'a valid query that matches nothing: 200 "No GP data found" (%s)',
+    'a valid query that matches nothing: 404 "No GP data found" (%s)',
     async (query) => {
       for (const format of ['tle', 'json', 'csv']) {
         const { status, headers, text } = await feed(`${query}&FORMAT=${format}`)
-        expect(status).toBe(200)
+        expect(status).toBe(404)
         expect(headers.get('content-type')).toBe('text/plain; charset=utf-8')
         expect(text).toBe('No GP data found')
       }

@@ -35,7 +35,8 @@ export function formatFeed(satellites: readonly Satellite[], format: FeedFormat)
       const lines: string[] = []
       for (const { name, elements } of satellites) {
         if (!elements.tle) continue
-        if (format !== '2le') lines.push(name.padEnd(TLE_NAME_WIDTH))
+        // CelesTrak's name lines are 24 characters: longer names are cut, shorter ones padded.
+        if (format !== '2le') lines.push(name.slice(0, TLE_NAME_WIDTH).padEnd(TLE_NAME_WIDTH))
         lines.push(elements.tle.line1, elements.tle.line2)
       }
       return lines.length === 0 ? '' : lines.join(CRLF) + CRLF

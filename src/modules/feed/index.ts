@@ -48,7 +48,7 @@ export function feedModule({ store }: ModuleContext) {
       const key = feedKey(query.selector, query.format)
       const answer = answers.get(catalog, key, () => {
         const satellites = select(catalog, query.selector).filter((s) => hasFormOf(s, query.format))
-        if (satellites.length === 0) return textRepresentation(catalog.version, key, TEXT, NO_DATA)
+        if (satellites.length === 0) return { ...textRepresentation(catalog.version, key, TEXT, NO_DATA), status: 404 }
         return textRepresentation(catalog.version, key, FEED_CONTENT_TYPES[query.format], formatFeed(satellites, query.format))
       })
       return answers.respond(request, answer)
@@ -64,7 +64,7 @@ export function feedModule({ store }: ModuleContext) {
           'every line ends with CRLF. JSON: an array of OMM objects with CelesTrak’s keys in its order (JSON-PRETTY: indented); ' +
           `CSV: OMM with CelesTrak's header (${OMM_CSV_COLUMNS.join(',')}). ` +
           'Objects whose catalog number does not fit a TLE (above 99999) appear only in JSON and CSV. Ordered by catalog number. ' +
-          `A valid query that matches nothing: 200 \`${NO_DATA}\` (text/plain), as CelesTrak answers. ` +
+          `A valid query that matches nothing: 404 \`${NO_DATA}\` (text/plain), as CelesTrak answers. ` +
           'An invalid query (no selector or several, a malformed value, a repeated parameter, an unknown FORMAT such as XML or KVN): ' +
           '400 with a plain-text message starting `Invalid query:`. Answers carry a strong ETag (If-None-Match gives 304) and are compressed when the client accepts it.',
         parameters: [
@@ -76,7 +76,7 @@ export function feedModule({ store }: ModuleContext) {
         ],
         responses: {
           200: {
-            description: `The element sets in the format asked for; \`${NO_DATA}\` (text/plain) when the query matches nothing`,
+            description: 'The element sets in the format asked for',
             content: {
               'text/plain': textSchema('TLE, 3LE or 2LE lines (CRLF)', 'ISS (ZARYA)             \r\n1 25544U 98067A   26150.51748228  .00011776  00000+0  21767-3 0  9998\r\n2 25544  51.6337  27.5746 0007245 114.7080 245.4664 15.49496548569014\r\n'),
               'application/json': { schema: { type: 'array' as const, items: { type: 'object' as const, properties: Object.fromEntries(OMM_CSV_COLUMNS.map((c) => [c, {}])) } } },
@@ -84,6 +84,7 @@ export function feedModule({ store }: ModuleContext) {
             },
           },
           304: { description: 'Not modified (If-None-Match matched the ETag)' },
+          404: { description: `A valid query that matches nothing: \`${NO_DATA}\``, content: { 'text/plain': textSchema('The text CelesTrak answers', NO_DATA) } },
           400: { description: 'Invalid query', content: { 'text/plain': textSchema('`Invalid query: ` and the rule broken', 'Invalid query: CATNR must be a catalog number of 1 to 9 digits') } },
         },
       },

@@ -44,7 +44,7 @@ export function parseFeedQuery(params: URLSearchParams): FeedQuery {
   if (!format) return invalid(`FORMAT must be one of ${FEED_FORMATS.map((f) => f.toUpperCase()).join(', ')} (XML and KVN are not offered)`)
 
   const kind = given[0]!
-  const raw = values.get(kind)![0]!.trim()
+  const raw = values.get(kind)![0]!
   switch (kind) {
     case 'CATNR': {
       if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return invalid('CATNR must be a catalog number of 1 to 9 digits')

@@ -62,13 +62,13 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
   const streams = new OpenStreams(options.maxStreams ?? DEFAULT_MAX_STREAMS)
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
 
-  /** The SSE answer, or a 503 when the cap is reached. HEAD gets the headers alone (no stream is opened). */
+  /** The SSE answer, or a 503 when the cap is reached. HEAD gets the same status and headers, but no stream is opened. */
   const open = (request: Request, set: { headers: Record<string, unknown> }, next: () => SseEvent) => {
-    if (request.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS })
     if (streams.full) {
       set.headers['retry-after'] = '10'
       throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
     }
+    if (request.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS })
     let end: (() => void) | undefined
     const stream = sseStream({
       next,
