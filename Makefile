@@ -40,7 +40,12 @@ run: node_modules/.installed data/prepared.json
 
 build: dist/sattrack
 
-dist/sattrack: node_modules/.installed data/prepared.json $(shell find src -type f) package.json
+# A stamp per commit, so a new commit rebuilds what carries the commit (--version).
+COMMIT_STAMP = dist/.commit-$(shell git rev-parse --short=12 HEAD 2>/dev/null || echo none)
+$(COMMIT_STAMP):
+	@mkdir -p dist && rm -f dist/.commit-* && touch $@
+
+dist/sattrack: node_modules/.installed data/prepared.json $(shell find src -type f) package.json $(COMMIT_STAMP)
 	$(BUN) build src/main.ts --compile --minify --bytecode --format=esm \
 		--no-compile-autoload-dotenv --no-compile-autoload-bunfig \
 		--define SATTRACK_BUILD_COMMIT='"$(BUILD_COMMIT)"' --outfile dist/sattrack
@@ -52,7 +57,7 @@ build-arm64: node_modules/.installed data/prepared.json
 # Release builds for every target (linux-x64, linux-arm64, darwin-arm64, windows-x64) and SHA256SUMS.
 dist: dist/SHA256SUMS
 
-dist/SHA256SUMS: node_modules/.installed data/prepared.json $(shell find src -type f) package.json scripts/dist.ts
+dist/SHA256SUMS: node_modules/.installed data/prepared.json $(shell find src -type f) package.json scripts/dist.ts $(COMMIT_STAMP)
 	$(BUN) scripts/dist.ts
 
 # Test dependencies from Debian: independent astronomy references (Skyfield,

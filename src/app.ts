@@ -66,6 +66,9 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       const path = new URL(request.url).pathname
       if (!methodsFor(path)) return // unknown path: 404 from the router
       const headers: Record<string, string> = {
+        // Answered before the security-headers hook runs, so they are set here too.
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
         allow: READ_METHODS.join(', '),
         'access-control-allow-origin': corsOrigin,
         'access-control-allow-methods': READ_METHODS.join(', '),

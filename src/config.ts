@@ -66,6 +66,12 @@ const port = (raw: string) => {
   return +raw
 }
 const nonEmpty = (raw: string) => (raw.trim() === '' ? new Error('must not be empty') : raw)
+/** `*`, `null`, or an origin (`scheme://host[:port]`): anything else would make an invalid header on every answer. */
+const corsOrigin = (raw: string) => {
+  if (raw === '*' || raw === 'null') return raw
+  if (!/^[a-z][a-z0-9+.-]*:\/\/[^\s/?#]+$/i.test(raw)) return new Error('must be *, null or an origin such as https://example.org')
+  return raw
+}
 const switchValue = (raw: string) => (raw === 'true' ? true : raw === 'false' ? false : new Error('must be true or false'))
 const oneOf =
   <T extends string>(values: readonly T[]) =>
@@ -149,7 +155,7 @@ const OPTIONS: readonly OptionSpec[] = [
     valueName: 'ORIGIN',
     description: 'value of Access-Control-Allow-Origin',
     default: '*',
-    parse: nonEmpty,
+    parse: corsOrigin,
   },
   {
     key: 'refreshUrl',

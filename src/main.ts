@@ -97,7 +97,9 @@ try {
   app.listen({ port: config.port, hostname: config.host, reusePort: false })
 } catch (error) {
   console.error(`sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`)
-  process.exit(1)
+  // An address that cannot be used at all is a bad --host value (2); a taken or forbidden port is not (1).
+  const code = (error as { code?: string }).code
+  process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
 }
 log.info('catalogue loaded', startLogFields(startInputs, report))
 warnIfStale(report.catalog, Date.now())

@@ -41,4 +41,6 @@ export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
 const zoneFormat = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
 /** "UTC", "CEST", "GMT+2": the zone the page's times are in, at `iso`. */
 export const zoneAt = (iso: string) => zoneFormat.formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? ''
-export const formatDateTime = (iso: string) => `${formatDate(iso)} ${formatTime(iso)} ${zoneAt(iso)}`.trim()
+/** A readable date and time; text that is no date (a mistyped `time` in the link) is shown as given. */
+export const formatDateTime = (iso: string) =>
+  Number.isNaN(Date.parse(iso)) ? `"${iso}"` : `${formatDate(iso)} ${formatTime(iso)} ${zoneAt(iso)}`.trim()

@@ -422,6 +422,17 @@ describe('the page in Chromium', () => {
     }
   })
 
+  test('a mistyped time in the link shows the API message instead of a dead page', async () => {
+    const { context, page } = await openPage()
+    try {
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}&time=garbage`)
+      await page.waitForFunction(() => /time must be/.test(document.body.textContent ?? ''), undefined, { timeout: 10_000 })
+      expect(await page.textContent('#status')).toContain('"garbage"')
+    } finally {
+      await context.close()
+    }
+  })
+
   test('granted geolocation sets the observer', async () => {
     const { context, page, log } = await openPage({ permissions: ['geolocation'], geolocation: OBSERVER })
     try {

@@ -130,3 +130,11 @@ test('--help and --version win over a bad environment; a flag followed by anothe
   expect(parseConfig(['--port', '1', '--version'], { PORT: 'abc' }).kind).toBe('version')
   expect(parseConfig(['--port', '--host', '127.0.0.1'], {})).toEqual({ kind: 'error', message: '--port needs a value' })
 })
+
+test('--cors-origin must be *, null or an origin', () => {
+  expect(parseConfig(['--cors-origin', 'https://example.org:8443'], {}).kind).toBe('run')
+  expect(parseConfig(['--cors-origin', 'null'], {}).kind).toBe('run')
+  const bad = parseConfig(['--cors-origin', 'https://a\r\nX-Evil: 1'], {})
+  expect(bad.kind).toBe('error')
+  expect(parseConfig([], { SATTRACK_CORS_ORIGIN: 'not an origin' }).kind).toBe('error')
+})

@@ -3,6 +3,7 @@
  * accumulated as requests are answered; the catalogue, refresh and process
  * figures are read at scrape time.
  */
+import { heapStats } from 'bun:jsc'
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../catalog/catalog.ts'
 import { disabledRefreshStatus, type RefreshStatus } from '../../catalog/refresh.ts'
@@ -99,11 +100,13 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
 
   const processFamilies = (): Family[] => {
     const memory = process.memoryUsage()
+    // process.memoryUsage().heapTotal can be below heapUsed in Bun; JSC's own figures are consistent.
+    const heap = heapStats()
     const cpu = process.cpuUsage()
     return [
       gauge('process_resident_memory_bytes', 'Resident memory size', memory.rss),
-      gauge('sattrack_js_heap_used_bytes', 'JavaScript heap in use', memory.heapUsed),
-      gauge('sattrack_js_heap_total_bytes', 'JavaScript heap reserved', memory.heapTotal),
+      gauge('sattrack_js_heap_used_bytes', 'JavaScript heap in use', heap.heapSize),
+      gauge('sattrack_js_heap_total_bytes', 'JavaScript heap reserved', Math.max(heap.heapCapacity, heap.heapSize)),
       gauge('sattrack_js_external_memory_bytes', 'Memory held outside the JavaScript heap (buffers)', memory.external),
       counter('process_cpu_seconds_total', 'User and system CPU time spent', (cpu.user + cpu.system) / 1e6),
       gauge('process_start_time_seconds', 'When the process started, seconds since 1970', seconds(options.startedAtMs)),
