@@ -5,31 +5,15 @@
  * never reach a host other than 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { call, LOOPBACK, mediaType, ROOT, type Service, startService } from './harness.ts'
+import { CHROMIUM, CHROMIUM_ARGS, call, LOOPBACK, mediaType, ROOT, requireChromium, type Service, startService } from './harness.ts'
 
 // Generous: these start processes and a browser; nothing here measures speed.
 setDefaultTimeout(30_000)
 
-const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = join(ROOT, 'test-results/docs.png')
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // A safety net, not the check: any non-loopback request goes to a proxy
-  // that is not there (port 9, discard) and fails on this machine instead of
-  // reaching the internet. Chromium never proxies loopback, so the service
-  // is reached directly; the request is still recorded and the test fails.
-  '--proxy-server=http://127.0.0.1:9',
-]
 
 let service: Service
 let base: string
@@ -204,7 +188,7 @@ describe('GET /openapi/json', () => {
 
 describe('the docs page in a real browser (Chromium, headless)', () => {
   test(`renders the API from 127.0.0.1 only; screenshot in test-results/docs.png`, async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package chromium (apt-get install -y chromium)`)
+    requireChromium()
     const { chromium } = await import('playwright-core')
     const profile = mkdtempSync(join(tmpdir(), 'sattrack-e2e-chromium-'))
     const requests: { url: string; type: string }[] = []

@@ -15,6 +15,29 @@ export const LOOPBACK = '127.0.0.1'
 /** How long the service may take to answer its healthcheck (a bound, not a speed test). */
 export const STARTUP_LIMIT_MS = 5_000
 
+/** Debian's Chromium, driven by playwright-core (never a downloaded browser). */
+export const CHROMIUM = '/usr/bin/chromium'
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  // A safety net, not the check: any non-loopback request goes to a proxy
+  // that is not there (port 9, discard) and fails on this machine instead of
+  // reaching the internet. Chromium never proxies loopback, so the service
+  // is reached directly; the request is still recorded and the tests fail.
+  '--proxy-server=http://127.0.0.1:9',
+]
+
+/** Throws with the package to install when Chromium is missing. */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package chromium (make deps-test)`)
+}
+
 /** Fails with a message that says what to do when the executable has not been built. */
 export function requireExecutable(): string {
   if (!existsSync(EXECUTABLE) || !statSync(EXECUTABLE).isFile()) {

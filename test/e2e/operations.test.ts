@@ -6,14 +6,14 @@
  * socket, and SIGTERM/SIGINT with requests in flight.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MAX_QUERY_PARAMS, MAX_URL_BYTES } from '../../src/plugins/limits.ts'
 import { HTML_CONTENT_SECURITY_POLICY } from '../../src/plugins/security-headers.ts'
 import { PROMTOOL, testWith } from '../helpers/tools.ts'
-import { call, childEnv, freePort, LOOPBACK, ROOT, runToExit, type Service, startService } from './harness.ts'
+import { CHROMIUM, CHROMIUM_ARGS, call, childEnv, freePort, LOOPBACK, ROOT, requireChromium, runToExit, type Service, startService } from './harness.ts'
 
 setDefaultTimeout(30_000)
 
@@ -311,14 +311,13 @@ describe('a running service (defaults)', () => {
   })
 
   test('the docs page runs under its CSP in Chromium with no violation', async () => {
-    const CHROMIUM = '/usr/bin/chromium'
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package chromium (make deps-test)`)
+    requireChromium()
     const { chromium } = await import('playwright-core')
     const profile = mkdtempSync(join(tmpdir(), 'sattrack-e2e-csp-'))
     const context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--proxy-server=http://127.0.0.1:9'],
+      args: CHROMIUM_ARGS,
     })
     try {
       const page = context.pages()[0] ?? (await context.newPage())

@@ -7,30 +7,16 @@
  * same observer and instant. Screenshots of each view go to test-results/.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
-import { call, LOOPBACK, mediaType, ROOT, type Service, startService } from './harness.ts'
+import { CHROMIUM, CHROMIUM_ARGS, call, LOOPBACK, mediaType, ROOT, requireChromium, type Service, startService } from './harness.ts'
 
 setDefaultTimeout(60_000)
 
-const CHROMIUM = '/usr/bin/chromium'
 const RESULTS = join(ROOT, 'test-results')
 /** Issue 6: everything the page transfers, compressed as sent. */
 const TRANSFER_LIMIT_BYTES = 300 * 1024
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // A safety net, not the check (see docs.test.ts): anything not on loopback
-  // goes to a proxy that is not there; every request is still recorded.
-  '--proxy-server=http://127.0.0.1:9',
-]
 
 const OBSERVER = { latitude: 48.85, longitude: 2.35 }
 
@@ -60,7 +46,7 @@ const pagePath = (extra = '') => `/?lat=${OBSERVER.latitude}&lon=${OBSERVER.long
 const ids = (list: { noradId: number }[]) => list.map((s) => s.noradId).sort((a, b) => a - b)
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install the Debian package chromium (apt-get install -y chromium)`)
+  requireChromium()
   service = await startService()
   base = service.url
 
