@@ -78,7 +78,7 @@ export function feedModule({ store }: ModuleContext) {
           200: {
             description: 'The element sets in the format asked for',
             content: {
-              'text/plain': textSchema('TLE, 3LE or 2LE lines (CRLF)', 'ISS (ZARYA)             \r\n1 25544U 98067A   26150.51748228  .00011776  00000+0  21767-3 0  9998\r\n2 25544  51.6337  27.5746 0007245 114.7080 245.4664 15.49496548569014\r\n'),
+              'text/plain': textSchema('TLE, 3LE or 2LE lines (CRLF)', 'EXAMPLE SAT             \r\n1 99999U 98067A   26150.50000000  .00011776  00000+0  10000-3 0  9999\r\n2 99999  52.0000 100.0000 0005000  90.0000 270.0000 15.25000000123456\r\n'),
               'application/json': { schema: { type: 'array' as const, items: { type: 'object' as const, properties: Object.fromEntries(OMM_CSV_COLUMNS.map((c) => [c, {}])) } } },
               'text/csv': textSchema("OMM CSV with CelesTrak's header (CRLF)", `${OMM_CSV_COLUMNS.join(',')}\r\n`),
             },
