@@ -1,5 +1,8 @@
 /** Parameters and helpers shared by the resource modules. */
+import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { CatalogStore } from '../catalog/store.ts'
+import { positionAt, siderealTimeRad } from '../orbit/position.ts'
+import { ApiError } from '../plugins/errors.ts'
 import type { NumberParam, TimeParam } from '../plugins/params.ts'
 
 /** What every module needs from the application: the catalogue and the clock. */
@@ -38,4 +41,20 @@ export const observerParams = {
 /** The instant a request asks for (`time`), or now. */
 export function instantOf(time: string | undefined, clock: () => number): Date {
   return time === undefined ? new Date(clock()) : new Date(time)
+}
+
+/** The satellite with this catalog number, or a 404. */
+export function findSatellite(catalog: Catalog, noradId: number): Satellite {
+  const satellite = catalog.get(noradId)
+  if (!satellite) throw new ApiError(404, `satellite ${noradId} is not in the catalogue`)
+  return satellite
+}
+
+/** The satellite's position at `instant`, or a 422 that says why there is none. */
+export function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) {
+  const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant))
+  if (!result.ok) {
+    throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${result.reason}`)
+  }
+  return result.state
 }

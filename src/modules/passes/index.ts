@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import { findPasses } from '../../orbit/passes.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { instantOf, type ModuleContext, noradIdParam, observerParams, timeParam } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam, observerParams, timeParam } from '../common.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
@@ -43,8 +43,7 @@ export function passesModule({ store, clock }: ModuleContext) {
     (ctx) => {
       const { params, query } = passesRoute.read(ctx)
       const catalog = store.current
-      const satellite = catalog.get(params.noradId)
-      if (!satellite) throw new ApiError(404, `satellite ${params.noradId} is not in the catalogue`)
+      const satellite = findSatellite(catalog, params.noradId)
       const startMs = instantOf(query.time, clock).getTime()
       const endMs = startMs + query.days * MS_PER_DAY
       const search = findPasses(catalog.satrecOf(satellite), satellite.elements, {

@@ -2,9 +2,8 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NoPositionSpan, Pass, SkyPoint, TimeSpan } from '../../orbit/passes.ts'
-import { iso } from '../satellites/model.ts'
+import { iso, isoInstant } from '../satellites/model.ts'
 
-const isoInstant = (description: string) => t.String({ format: 'date-time', description })
 
 const pointFields = {
   datetime: isoInstant('The instant, ms precision'),

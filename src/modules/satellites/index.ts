@@ -1,12 +1,11 @@
 /** Satellites: the list and its search, one satellite, geopositions (one or a batch), and the ISS. */
 import { Elysia } from 'elysia'
-import type { Catalog, Satellite } from '../../catalog/catalog.ts'
+import type { Catalog } from '../../catalog/catalog.ts'
 import { type Selection, selectSatellites } from '../../catalog/select.ts'
-import { positionAt, positionsAt, siderealTimeRad } from '../../orbit/position.ts'
-import { ApiError } from '../../plugins/errors.ts'
+import { positionsAt } from '../../orbit/position.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { jsonRepresentation, RepresentationCache } from '../../plugins/representations.ts'
-import { instantOf, type ModuleContext, noradIdParam, timeParam } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam, requirePosition, timeParam } from '../common.ts'
 import {
   BatchGeopositionSchema,
   ErrorSchema,
@@ -101,21 +100,6 @@ function searchKey(query: ListQuery): string {
 }
 
 const isSearch = (query: ListQuery) => (Object.keys(listParams) as (keyof ListQuery)[]).some((name) => query[name] !== undefined)
-
-function findSatellite(catalog: Catalog, noradId: number): Satellite {
-  const satellite = catalog.get(noradId)
-  if (!satellite) throw new ApiError(404, `satellite ${noradId} is not in the catalogue`)
-  return satellite
-}
-
-/** The satellite's position at `instant`, or a 422 that says why there is none. */
-function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) {
-  const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant))
-  if (!result.ok) {
-    throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${result.reason}`)
-  }
-  return result.state
-}
 
 export function satellitesModule({ store, clock }: ModuleContext) {
   const answers = new RepresentationCache<Catalog>()

@@ -17,7 +17,8 @@ export const ErrorSchema = t.Object(
   { description: 'Error body' },
 )
 
-const isoInstant = (description: string) => t.String({ format: 'date-time', description })
+/** An ISO 8601 UTC instant with milliseconds, in a schema. */
+export const isoInstant = (description: string) => t.String({ format: 'date-time', description })
 
 export const TleSchema = t.Object(
   {

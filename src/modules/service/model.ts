@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Catalog } from '../../catalog/catalog.ts'
 import type { RefreshStatus } from '../../catalog/refresh.ts'
+import { iso } from '../satellites/model.ts'
 
 const isoOrNull = (description: string) => t.Nullable(t.String({ format: 'date-time', description }))
 
@@ -51,7 +52,6 @@ export const StatusSchema = t.Object({
   refresh: RefreshStatusSchema,
 })
 
-const iso = (ms: number) => new Date(ms).toISOString()
 
 export function catalogStatusJson(catalog: Catalog, nowMs: number) {
   const stats = catalog.epochStats(nowMs)

@@ -9,7 +9,7 @@ import { positionAt, positionsAt, siderealTimeRad } from '../../orbit/position.t
 import { lookAngles, type Observer } from '../../orbit/sky.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { type ModuleContext, noradIdParam, observerParams } from '../common.ts'
+import { findSatellite, type ModuleContext, noradIdParam, observerParams, requirePosition } from '../common.ts'
 import { streamPositionJson } from './model.ts'
 import { OpenStreams, SSE_HEADERS, type SseEvent, sseStream } from './sse.ts'
 
@@ -126,11 +126,8 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
         const { params, query } = oneRoute.read(ctx)
         const observer = observerOf(query)
         const first = store.current
-        const satellite = first.get(params.noradId)
-        if (!satellite) throw new ApiError(404, `satellite ${params.noradId} is not in the catalogue`)
-        const now = new Date(clock())
-        const check = positionAt(first.satrecOf(satellite), satellite.elements, now, siderealTimeRad(now))
-        if (!check.ok) throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${now.toISOString()}: ${check.reason}`)
+        const satellite = findSatellite(first, params.noradId)
+        requirePosition(first, satellite, new Date(clock()))
         return open(ctx.request, ctx.set, () => {
           // The catalogue may be replaced while the stream is open: read it on every tick.
           const catalog = store.current

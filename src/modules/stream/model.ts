@@ -4,9 +4,8 @@ import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { SatelliteState } from '../../orbit/position.ts'
 import type { LookAngles } from '../../orbit/sky.ts'
-import { SatellitePositionSchema, satellitePositionJson } from '../satellites/model.ts'
+import { isoInstant, SatellitePositionSchema, satellitePositionJson } from '../satellites/model.ts'
 
-const isoInstant = (description: string) => t.String({ format: 'date-time', description })
 
 /** `data` of a `position` event (and of each entry of a `positions` event). */
 export const StreamPositionSchema = t.Composite([

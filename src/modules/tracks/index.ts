@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { groundTrack, sampleCount, trackLines } from '../../orbit/track.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { instantOf, type ModuleContext, noradIdParam } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { TrackGeoJsonSchema, TrackSchema, trackGeoJson, trackJson } from './model.ts'
 
@@ -37,8 +37,7 @@ export function tracksModule({ store, clock }: ModuleContext) {
     (ctx) => {
       const { params, query } = tracksRoute.read(ctx)
       const catalog = store.current
-      const satellite = catalog.get(params.noradId)
-      if (!satellite) throw new ApiError(404, `satellite ${params.noradId} is not in the catalogue`)
+      const satellite = findSatellite(catalog, params.noradId)
       const stepMs = query.step * 1000
       const fromMs = instantOf(query.from, clock).getTime()
       const oneOrbitMs = Math.round(satellite.orbitalParams.orbitalPeriod * 60_000)

@@ -3,8 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { GroundTrack, TrackLine } from '../../orbit/track.ts'
-
-const isoInstant = (description: string) => t.String({ format: 'date-time', description })
+import { isoInstant } from '../satellites/model.ts'
 
 export const TrackPointSchema = t.Object({
   datetime: isoInstant('The sampled instant'),
