@@ -125,6 +125,40 @@ function inRange(value: number | null, min: number, max: number): value is numbe
   return value !== null && Number.isFinite(value) && value >= min && value <= max
 }
 
+/** The bounds of the six mean elements, checked in this order whatever the format (TLE, OMM). */
+const MEAN_ELEMENT_BOUNDS = {
+  inclinationDeg: [0, 180, 'is not a number in 0..180'],
+  raanDeg: [0, 360, 'is not a number in 0..360'],
+  eccentricity: [0, 0.9999999, 'is not a number in 0..1'],
+  argOfPericenterDeg: [0, 360, 'is not a number in 0..360'],
+  meanAnomalyDeg: [0, 360, 'is not a number in 0..360'],
+  meanMotionRevPerDay: [1e-8, 20, 'is not a positive number up to 20 rev/day'],
+} as const
+
+export type MeanElementName = keyof typeof MEAN_ELEMENT_BOUNDS
+export type MeanElements = Record<MeanElementName, number>
+
+/** The six mean elements if every one is within its bounds, else the first one broken, named by `labels`. */
+export function checkMeanElements(
+  values: Record<MeanElementName, number | null | undefined>,
+  labels: Record<MeanElementName, string>,
+): { ok: true; values: MeanElements } | { ok: false; reason: string } {
+  for (const name of Object.keys(MEAN_ELEMENT_BOUNDS) as MeanElementName[]) {
+    const [min, max, rule] = MEAN_ELEMENT_BOUNDS[name]
+    if (!inRange(values[name] ?? null, min, max)) return { ok: false, reason: `${labels[name]} ${rule}` }
+  }
+  return { ok: true, values: values as MeanElements }
+}
+
+const TLE_LABELS: Record<MeanElementName, string> = {
+  inclinationDeg: 'inclination',
+  raanDeg: 'right ascension of the node',
+  eccentricity: 'eccentricity',
+  argOfPericenterDeg: 'argument of perigee',
+  meanAnomalyDeg: 'mean anomaly',
+  meanMotionRevPerDay: 'mean motion',
+}
+
 /**
  * Parses and validates a TLE: line lengths, line numbers, matching catalog
  * numbers, checksums, a parseable epoch and every numeric field in range.
@@ -160,20 +194,20 @@ export function parseTle(name: string, rawLine1: string, rawLine2: string): Pars
   if (bstar === null) return fail('B* is not parseable')
   if (ephemerisType === null || elementSetNo === null) return fail('element set number is not parseable')
 
-  const inclinationDeg = decimalField(line2.slice(8, 16))
-  const raanDeg = decimalField(line2.slice(17, 25))
   const eccDigits = line2.slice(26, 33)
-  const eccentricity = /^\d{7}$/.test(eccDigits) ? Number(`0.${eccDigits}`) : null
-  const argOfPericenterDeg = decimalField(line2.slice(34, 42))
-  const meanAnomalyDeg = decimalField(line2.slice(43, 51))
-  const meanMotionRevPerDay = decimalField(line2.slice(52, 63))
+  const mean = checkMeanElements(
+    {
+      inclinationDeg: decimalField(line2.slice(8, 16)),
+      raanDeg: decimalField(line2.slice(17, 25)),
+      eccentricity: /^\d{7}$/.test(eccDigits) ? Number(`0.${eccDigits}`) : null,
+      argOfPericenterDeg: decimalField(line2.slice(34, 42)),
+      meanAnomalyDeg: decimalField(line2.slice(43, 51)),
+      meanMotionRevPerDay: decimalField(line2.slice(52, 63)),
+    },
+    TLE_LABELS,
+  )
+  if (!mean.ok) return fail(mean.reason)
   const revAtEpoch = integerField(line2.slice(63, 68), 0)
-  if (!inRange(inclinationDeg, 0, 180)) return fail('inclination is not a number in 0..180')
-  if (!inRange(raanDeg, 0, 360)) return fail('right ascension of the node is not a number in 0..360')
-  if (!inRange(eccentricity, 0, 0.9999999)) return fail('eccentricity is not a number in 0..1')
-  if (!inRange(argOfPericenterDeg, 0, 360)) return fail('argument of perigee is not a number in 0..360')
-  if (!inRange(meanAnomalyDeg, 0, 360)) return fail('mean anomaly is not a number in 0..360')
-  if (!inRange(meanMotionRevPerDay, 1e-8, 20)) return fail('mean motion is not a positive number up to 20 rev/day')
   if (revAtEpoch === null) return fail('revolution number is not parseable')
 
   return {
@@ -189,12 +223,7 @@ export function parseTle(name: string, rawLine1: string, rawLine2: string): Pars
       bstar,
       ephemerisType,
       elementSetNo,
-      inclinationDeg,
-      raanDeg,
-      eccentricity,
-      argOfPericenterDeg,
-      meanAnomalyDeg,
-      meanMotionRevPerDay,
+      ...mean.values,
       revAtEpoch,
       tle: { line1, line2 },
       epochUs: epochUsFromTle(yy, dayOfYear),

@@ -4,7 +4,16 @@
  * form generated from an element set, so that a satellite read from OMM looks
  * the same as one read from a TLE whenever its catalog number fits 5 digits.
  */
-import { daysInYear, type ElementSet, type ParseResult, type TextParseResult, type TleLines, tleChecksum } from './elements.ts'
+import {
+  checkMeanElements,
+  daysInYear,
+  type ElementSet,
+  type MeanElementName,
+  type ParseResult,
+  type TextParseResult,
+  type TleLines,
+  tleChecksum,
+} from './elements.ts'
 
 /** One OMM record with CelesTrak's field names; angles in degrees, mean motion in rev/day. */
 export interface OmmRecord {
@@ -128,6 +137,16 @@ export function objectIdOf(tleDesignator: string): string {
   return `${yy < 57 ? 2000 + yy : 1900 + yy}-${m[2]}${m[3]}`
 }
 
+/** The OMM field of each mean element (also how messages name them). */
+const OMM_NAMES: Record<MeanElementName, string> = {
+  inclinationDeg: 'INCLINATION',
+  raanDeg: 'RA_OF_ASC_NODE',
+  eccentricity: 'ECCENTRICITY',
+  argOfPericenterDeg: 'ARG_OF_PERICENTER',
+  meanAnomalyDeg: 'MEAN_ANOMALY',
+  meanMotionRevPerDay: 'MEAN_MOTION',
+}
+
 function inRange(value: number | null | undefined, min: number, max: number): value is number {
   return typeof value === 'number' && value >= min && value <= max
 }
@@ -148,18 +167,11 @@ export function parseOmmRecord(raw: Raw): ParseResult {
   const year = new Date(Math.floor(epochUs / 1000)).getUTCFullYear()
   if (year < 1957 || year > 2099) return fail('EPOCH is not between 1957 and 2099')
 
-  const inclinationDeg = numberField(raw, 'INCLINATION')
-  const raanDeg = numberField(raw, 'RA_OF_ASC_NODE')
-  const eccentricity = numberField(raw, 'ECCENTRICITY')
-  const argOfPericenterDeg = numberField(raw, 'ARG_OF_PERICENTER')
-  const meanAnomalyDeg = numberField(raw, 'MEAN_ANOMALY')
-  const meanMotionRevPerDay = numberField(raw, 'MEAN_MOTION')
-  if (!inRange(inclinationDeg, 0, 180)) return fail('INCLINATION is not a number in 0..180')
-  if (!inRange(raanDeg, 0, 360)) return fail('RA_OF_ASC_NODE is not a number in 0..360')
-  if (!inRange(eccentricity, 0, 0.9999999)) return fail('ECCENTRICITY is not a number in 0..1')
-  if (!inRange(argOfPericenterDeg, 0, 360)) return fail('ARG_OF_PERICENTER is not a number in 0..360')
-  if (!inRange(meanAnomalyDeg, 0, 360)) return fail('MEAN_ANOMALY is not a number in 0..360')
-  if (!inRange(meanMotionRevPerDay, 1e-8, 20)) return fail('MEAN_MOTION is not a positive number up to 20 rev/day')
+  const mean = checkMeanElements(
+    Object.fromEntries(Object.entries(OMM_NAMES).map(([name, key]) => [name, numberField(raw, key)])) as Record<MeanElementName, number | null | undefined>,
+    OMM_NAMES,
+  )
+  if (!mean.ok) return fail(mean.reason)
 
   // Drag terms and bookkeeping fields: absent means 0, present must be a number.
   const optional: Record<string, number> = {}
@@ -184,12 +196,7 @@ export function parseOmmRecord(raw: Raw): ParseResult {
     bstar: optional.BSTAR!,
     ephemerisType: optional.EPHEMERIS_TYPE!,
     elementSetNo: optional.ELEMENT_SET_NO!,
-    inclinationDeg,
-    raanDeg,
-    eccentricity,
-    argOfPericenterDeg,
-    meanAnomalyDeg,
-    meanMotionRevPerDay,
+    ...mean.values,
     revAtEpoch: optional.REV_AT_EPOCH!,
     tle: null,
     epochUs,
