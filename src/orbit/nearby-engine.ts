@@ -117,6 +117,7 @@ interface Interval {
 export class NearbyEngine {
   private readonly tables = new WeakMap<Catalog, Map<number, PositionTable>>()
   private readonly intervals = new WeakMap<Catalog, Map<number, Interval>>()
+  private readonly gridIntervals = new WeakMap<Catalog, Map<number, Interval>>()
   private indexBuffer = new Int32Array(0)
   private readonly maxTables: number
   private readonly defer: (fn: () => void) => void
@@ -159,13 +160,10 @@ export class NearbyEngine {
   private interval(catalog: Catalog, gridMs: number): Interval {
     const a = this.table(catalog, gridMs)
     const b = this.table(catalog, gridMs + TABLE_STEP_MS)
-    let byGrid = this.intervals.get(catalog)
-    if (!byGrid) {
-      byGrid = new Map()
-      this.intervals.set(catalog, byGrid)
-    }
-    const cached = byGrid.get(gridMs)
-    if (cached && cached.a === a && cached.b === b) return cached
+    return this.recent(this.intervals, catalog, gridMs, () => this.classify(catalog, a, b), (v) => v.a === a && v.b === b)
+  }
+
+  private classify(catalog: Catalog, a: PositionTable, b: PositionTable): Interval {
     const smooth = new Uint8Array(catalog.size)
     const exact: number[] = []
     const deviationKm: number[] = []
@@ -184,10 +182,7 @@ export class NearbyEngine {
         deviationKm.push(Number.POSITIVE_INFINITY)
       }
     }
-    const interval = { a, b, smooth, exact: Int32Array.from(exact), deviationKm: Float64Array.from(deviationKm) }
-    while (byGrid.size >= this.maxTables) byGrid.delete(byGrid.keys().next().value!)
-    byGrid.set(gridMs, interval)
-    return interval
+    return { a, b, smooth, exact: Int32Array.from(exact), deviationKm: Float64Array.from(deviationKm) }
   }
 
   find(catalog: Catalog, query: NearbyQuery): NearbyResult {
@@ -320,25 +315,37 @@ export class NearbyEngine {
   /** A grid instant as a degenerate interval: every satellite with a position is read from the table as is. */
   private onGrid(catalog: Catalog, gridMs: number): Interval {
     const a = this.table(catalog, gridMs)
-    const smooth = new Uint8Array(catalog.size)
-    for (let i = 0; i < catalog.size; i++) smooth[i] = a.status[i] === POSITION ? 1 : 0
-    return { a, b: a, smooth, exact: new Int32Array(0), deviationKm: new Float64Array(0) }
+    const make = (): Interval => {
+      const smooth = new Uint8Array(catalog.size)
+      for (let i = 0; i < catalog.size; i++) smooth[i] = a.status[i] === POSITION ? 1 : 0
+      return { a, b: a, smooth, exact: new Int32Array(0), deviationKm: new Float64Array(0) }
+    }
+    return this.recent(this.gridIntervals, catalog, gridMs, make, (v) => v.a === a)
   }
 
   private entry(catalog: Catalog, gridMs: number): PositionTable {
-    let byInstant = this.tables.get(catalog)
-    if (!byInstant) {
-      byInstant = new Map()
-      this.tables.set(catalog, byInstant)
+    return this.recent(this.tables, catalog, gridMs, () => emptyTable(catalog, gridMs))
+  }
+
+  /**
+   * Get-or-make in a per-catalogue map that keeps the `maxTables` most recently
+   * used entries; an entry `fresh` rejects (built from tables since replaced) is made again.
+   */
+  private recent<V>(maps: WeakMap<Catalog, Map<number, V>>, catalog: Catalog, key: number, make: () => V, fresh: (v: V) => boolean = () => true): V {
+    let byKey = maps.get(catalog)
+    if (!byKey) {
+      byKey = new Map()
+      maps.set(catalog, byKey)
     }
-    let table = byInstant.get(gridMs)
-    if (table) {
-      byInstant.delete(gridMs) // re-inserted below: most recently used last
+    let value = byKey.get(key)
+    if (value !== undefined && fresh(value)) {
+      byKey.delete(key) // re-inserted below: most recently used last
     } else {
-      table = emptyTable(catalog, gridMs)
-      while (byInstant.size >= this.maxTables) byInstant.delete(byInstant.keys().next().value!)
+      byKey.delete(key)
+      value = make()
+      while (byKey.size >= this.maxTables) byKey.delete(byKey.keys().next().value!)
     }
-    byInstant.set(gridMs, table)
-    return table
+    byKey.set(key, value)
+    return value
   }
 }
