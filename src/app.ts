@@ -34,6 +34,8 @@ export interface AppOptions {
   operations?: OperationsOptions
   /** Live position streams: the cap on open streams (default 100) and the heartbeat period (src/modules/stream). */
   streams?: StreamOptions
+  /** Check every answer against its documented schema (default: yes; the executable turns it off, see responseSchemas). */
+  checkResponses?: boolean
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -46,15 +48,16 @@ function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path))
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {} }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true }: AppOptions) {
   let isKnownPath: ((path: string) => boolean) | undefined
   const methodsFor = (path: string) => {
     isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
     return isKnownPath(path) ? READ_METHODS : null
   }
-  const context = { store, clock }
+  const context = { store, clock, checkResponses }
 
-  const app = new Elysia()
+  // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
+  const app = new Elysia({ normalize: false })
     .use(errors({ methodsFor }))
     .onRequest(({ request, set }) => {
       // Defaults every answer carries (a Response with its own content-type keeps it).

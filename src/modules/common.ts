@@ -1,4 +1,5 @@
 /** Parameters and helpers shared by the resource modules. */
+import { type TSchema, t } from 'elysia'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { CatalogStore } from '../catalog/store.ts'
 import { positionAt, siderealTimeRad } from '../orbit/position.ts'
@@ -10,6 +11,19 @@ export interface ModuleContext {
   store: CatalogStore
   /** Now, in ms since 1970; the only clock the routes read. */
   clock: () => number
+  /** Check every answer against its route's response schema (default: yes; see responseSchemas). */
+  checkResponses?: boolean
+}
+
+/**
+ * A route's response schemas: always in the OpenAPI document; checked against
+ * every answer (a mismatch is a logged 500) unless the app runs with
+ * `checkResponses: false`. The executable turns the check off (it costs more
+ * than building a small answer); the test suite runs every request with it on.
+ */
+export function responseSchemas<R extends Record<number, TSchema>>({ checkResponses = true }: ModuleContext, schemas: R): R {
+  if (checkResponses) return schemas
+  return Object.fromEntries(Object.entries(schemas).map(([status, schema]) => [status, t.NoValidate({ ...schema })])) as R
 }
 
 export const noradIdParam = {

@@ -180,13 +180,17 @@ function schemaOf(spec: ParamSpec): TSchema {
 
 const isRequired = (spec: ParamSpec) => 'required' in spec && spec.required === true
 
-/** The typebox object schema of a parameter set (required ones plain, the rest optional). */
+/**
+ * The typebox object schema of a parameter set (required ones plain, the rest
+ * optional), for the OpenAPI document: the strict parser (`transform`) has
+ * already checked every value, so Elysia does not check them again.
+ */
 export function paramsSchema<S extends Record<string, ParamSpec>>(specs: S) {
   const properties: Record<string, TSchema> = {}
   for (const [name, spec] of Object.entries(specs)) {
     properties[name] = isRequired(spec) ? schemaOf(spec) : t.Optional(schemaOf(spec))
   }
-  return t.Object(properties)
+  return t.NoValidate(t.Object(properties))
 }
 
 /**
@@ -227,11 +231,13 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
     return values
   }
   return {
-    read: (ctx: { query: unknown; params: unknown }) => {
-      if (listNames.length === 0) return ctx as unknown as { query: Values<Q>; params: Values<P> }
-      const query = { ...(ctx.query as Record<string, unknown>) }
+    // Handlers call it as `read(ctx.query, ctx.params)`, never `read(ctx)`: Elysia's static analysis (Sucrose)
+    // parses everything (cookies included) for a handler that hands its whole context to a function.
+    read: (rawQuery: unknown, params?: unknown) => {
+      if (listNames.length === 0) return { query: rawQuery, params } as { query: Values<Q>; params: Values<P> }
+      const query = { ...(rawQuery as Record<string, unknown>) }
       for (const name of listNames) if (typeof query[name] === 'string') query[name] = (query[name] as string).split(',').map(Number)
-      return { query, params: ctx.params } as unknown as { query: Values<Q>; params: Values<P> }
+      return { query, params } as unknown as { query: Values<Q>; params: Values<P> }
     },
     hooks: {
       ...(spec.query ? { query: paramsSchema(spec.query) } : {}),

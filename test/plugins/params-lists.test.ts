@@ -78,7 +78,7 @@ describe('routeParams', () => {
     const app = new Elysia().get(
       '/r',
       (ctx) => {
-        const { query } = route.read(ctx)
+        const { query } = route.read(ctx.query)
         return { read: query, raw: ctx.query }
       },
       route.hooks,

@@ -18,7 +18,7 @@ export function benchModule({ store, clock }: ModuleContext) {
     .get(
       '/plain-nearby',
       (ctx) => {
-        const { query } = plainRoute.read(ctx)
+        const { query } = plainRoute.read(ctx.query)
         return nearbyAnswer(findNearby, store.current, query, instantOf(query.time, clock))
       },
       { ...plainRoute.hooks, detail: { hide: true } },

@@ -4,7 +4,7 @@ import type { Catalog } from '../../catalog/catalog.ts'
 import type { NearbyQuery, NearbyResult } from '../../orbit/nearby.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../orbit/nearby-engine.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { instantOf, type ModuleContext, observerParams, timeParam } from '../common.ts'
+import { instantOf, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
@@ -56,7 +56,8 @@ export interface NearbyOptions {
   warm?: boolean
 }
 
-export function nearbyModule({ store, clock }: ModuleContext, { warm = false }: NearbyOptions = {}) {
+export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOptions = {}) {
+  const { store, clock } = context
   const engine = new NearbyEngine()
   if (warm) {
     const grid = NearbyEngine.gridBefore(clock())
@@ -65,7 +66,7 @@ export function nearbyModule({ store, clock }: ModuleContext, { warm = false }: 
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
     '/nearby',
     (ctx) => {
-      const { query } = nearbyRoute.read(ctx)
+      const { query } = nearbyRoute.read(ctx.query)
       const instant = instantOf(query.time, clock)
       const catalog = store.current
       const answer = nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
@@ -75,7 +76,7 @@ export function nearbyModule({ store, clock }: ModuleContext, { warm = false }: 
     },
     {
       ...nearbyRoute.hooks,
-      response: { 200: NearbyResponseSchema, 400: ErrorSchema },
+      response: responseSchemas(context, { 200: NearbyResponseSchema, 400: ErrorSchema }),
       detail: {
         tags: ['satellites'],
         summary: 'Satellites above an observer',

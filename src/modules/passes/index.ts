@@ -3,7 +3,7 @@ import { Elysia } from 'elysia'
 import { findPasses } from '../../orbit/passes.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, instantOf, type ModuleContext, noradIdParam, observerParams, timeParam } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
@@ -37,11 +37,12 @@ const DESCRIPTION = `Every pass of the satellite over the observer between \`tim
 - \`visible\`: at some moment of the pass the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer (the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
 - **Stale elements**: passes are looked for only where the satellite has a position (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
 
-export function passesModule({ store, clock }: ModuleContext) {
+export function passesModule(context: ModuleContext) {
+  const { store, clock } = context
   return new Elysia({ name: 'passes', prefix: '/api/v1/satellites' }).get(
     '/:noradId/passes',
     (ctx) => {
-      const { params, query } = passesRoute.read(ctx)
+      const { params, query } = passesRoute.read(ctx.query, ctx.params)
       const catalog = store.current
       const satellite = findSatellite(catalog, params.noradId)
       const startMs = instantOf(query.time, clock).getTime()
@@ -78,7 +79,7 @@ export function passesModule({ store, clock }: ModuleContext) {
     },
     {
       ...passesRoute.hooks,
-      response: { 200: PassesResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+      response: responseSchemas(context, { 200: PassesResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema }),
       detail: { tags: ['satellites'], summary: 'Passes of a satellite over an observer', description: DESCRIPTION },
     },
   )

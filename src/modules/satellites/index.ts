@@ -5,7 +5,7 @@ import { type Selection, selectSatellites } from '../../catalog/select.ts'
 import { positionsAt } from '../../orbit/position.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { jsonRepresentation, RepresentationCache } from '../../plugins/representations.ts'
-import { findSatellite, instantOf, type ModuleContext, noradIdParam, requirePosition, timeParam } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam, requirePosition, timeParam, responseSchemas } from '../common.ts'
 import {
   BatchGeopositionSchema,
   ErrorSchema,
@@ -101,7 +101,8 @@ function searchKey(query: ListQuery): string {
 
 const isSearch = (query: ListQuery) => (Object.keys(listParams) as (keyof ListQuery)[]).some((name) => query[name] !== undefined)
 
-export function satellitesModule({ store, clock }: ModuleContext) {
+export function satellitesModule(context: ModuleContext) {
+  const { store, clock } = context
   const answers = new RepresentationCache<Catalog>()
   const searches = new RepresentationCache<Catalog>(undefined, MAX_CACHED_SEARCHES)
 
@@ -109,7 +110,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
     .get(
       '',
       (ctx) => {
-        const { query } = listRoute.read(ctx)
+        const { query } = listRoute.read(ctx.query)
         const catalog = store.current
         if (!isSearch(query)) {
           const list = answers.get(catalog, 'list', () =>
@@ -123,7 +124,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       },
       {
         ...listRoute.hooks,
-        response: { 200: SatelliteListSchema, 400: ErrorSchema },
+        response: responseSchemas(context, { 200: SatelliteListSchema, 400: ErrorSchema }),
         detail: {
           tags: ['satellites'],
           summary: 'List all satellites, or search them',
@@ -139,7 +140,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
     .get(
       '/geoposition',
       (ctx) => {
-        const { query } = batchRoute.read(ctx)
+        const { query } = batchRoute.read(ctx.query)
         const catalog = store.current
         const instant = instantOf(query.time, clock)
         const { found, missing, noPosition } = positionsAt(catalog, query.ids, instant)
@@ -148,7 +149,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       },
       {
         ...batchRoute.hooks,
-        response: { 200: BatchGeopositionSchema, 400: ErrorSchema },
+        response: responseSchemas(context, { 200: BatchGeopositionSchema, 400: ErrorSchema }),
         detail: {
           tags: ['satellites'],
           summary: 'Geopositions of several satellites',
@@ -162,7 +163,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
     .get(
       '/iss',
       (ctx) => {
-        const { query } = issRoute.read(ctx)
+        const { query } = issRoute.read(ctx.query)
         const catalog = store.current
         const instant = instantOf(query.time, clock)
         const satellite = findSatellite(catalog, ISS_NORAD_ID)
@@ -174,14 +175,14 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       },
       {
         ...issRoute.hooks,
-        response: { 200: IssSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+        response: responseSchemas(context, { 200: IssSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema }),
         detail: { tags: ['satellites'], summary: 'The International Space Station (25544) with its position' },
       },
     )
     .get(
       '/:noradId',
       (ctx) => {
-        const { params } = oneRoute.read(ctx)
+        const { params } = oneRoute.read(ctx.query, ctx.params)
         const catalog = store.current
         const satellite = findSatellite(catalog, params.noradId)
         const key = `satellite/${satellite.noradId}`
@@ -192,14 +193,14 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       },
       {
         ...oneRoute.hooks,
-        response: { 200: SatelliteOneSchema, 400: ErrorSchema, 404: ErrorSchema },
+        response: responseSchemas(context, { 200: SatelliteOneSchema, 400: ErrorSchema, 404: ErrorSchema }),
         detail: { tags: ['satellites'], summary: 'One satellite' },
       },
     )
     .get(
       '/:noradId/geoposition',
       (ctx) => {
-        const { params, query } = geopositionRoute.read(ctx)
+        const { params, query } = geopositionRoute.read(ctx.query, ctx.params)
         const catalog = store.current
         const instant = instantOf(query.time, clock)
         const satellite = findSatellite(catalog, params.noradId)
@@ -208,7 +209,7 @@ export function satellitesModule({ store, clock }: ModuleContext) {
       },
       {
         ...geopositionRoute.hooks,
-        response: { 200: SatellitePositionSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+        response: responseSchemas(context, { 200: SatellitePositionSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema }),
         detail: {
           tags: ['satellites'],
           summary: "A satellite's geoposition",

@@ -2,7 +2,7 @@
 import { Elysia } from 'elysia'
 import { disabledRefreshStatus, type RefreshStatus } from '../../catalog/refresh.ts'
 import { VERSION } from '../../version.ts'
-import type { ModuleContext } from '../common.ts'
+import { type ModuleContext, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { HealthSchema, StatusSchema, statusJson } from './model.ts'
 
@@ -13,7 +13,8 @@ export interface ServiceOptions {
   startedAtMs?: number
 }
 
-export function serviceModule({ store, clock }: ModuleContext, options: ServiceOptions = {}) {
+export function serviceModule(context: ModuleContext, options: ServiceOptions = {}) {
+  const { store, clock } = context
   const startedAtMs = options.startedAtMs ?? clock()
   const refreshStatus = options.refreshStatus ?? disabledRefreshStatus
   return new Elysia({ name: 'service', prefix: '/api/v1/service' })
@@ -27,7 +28,7 @@ export function serviceModule({ store, clock }: ModuleContext, options: ServiceO
         return { message: 'OK' as const }
       },
       {
-        response: { 200: HealthSchema, 503: ErrorSchema },
+        response: responseSchemas(context, { 200: HealthSchema, 503: ErrorSchema }),
         detail: { tags: ['service'], summary: 'Health check', description: '200 {"message": "OK"} while the service answers from a loaded catalogue.' },
       },
     )
@@ -39,7 +40,7 @@ export function serviceModule({ store, clock }: ModuleContext, options: ServiceO
         return statusJson({ version: VERSION, uptimeMs: nowMs - startedAtMs, catalog: store.current, nowMs, refresh: refreshStatus() })
       },
       {
-        response: { 200: StatusSchema },
+        response: responseSchemas(context, { 200: StatusSchema }),
         detail: {
           tags: ['service'],
           summary: 'Service status: catalogue freshness and refresh',

@@ -94,7 +94,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
     .get(
       '/stream',
       (ctx) => {
-        const { query } = manyRoute.read(ctx)
+        const { query } = manyRoute.read(ctx.query)
         const observer = observerOf(query)
         if (query.ids.every((id) => store.current.get(id) === undefined)) throw new ApiError(404, `none of the satellites ${query.ids.join(', ')} is in the catalogue`)
         return open(ctx.request, ctx.set, () => {
@@ -123,7 +123,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
     .get(
       '/:noradId/stream',
       (ctx) => {
-        const { params, query } = oneRoute.read(ctx)
+        const { params, query } = oneRoute.read(ctx.query, ctx.params)
         const observer = observerOf(query)
         const first = store.current
         const satellite = findSatellite(first, params.noradId)

@@ -3,7 +3,7 @@ import { Elysia, t } from 'elysia'
 import { groundTrack, sampleCount, trackLines } from '../../orbit/track.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, instantOf, type ModuleContext, noradIdParam } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { TrackGeoJsonSchema, TrackSchema, trackGeoJson, trackJson } from './model.ts'
 
@@ -31,11 +31,12 @@ const tracksRoute = routeParams({
   },
 })
 
-export function tracksModule({ store, clock }: ModuleContext) {
+export function tracksModule(context: ModuleContext) {
+  const { store, clock } = context
   return new Elysia({ name: 'tracks', prefix: '/api/v1/satellites' }).get(
     '/:noradId/positions',
     (ctx) => {
-      const { params, query } = tracksRoute.read(ctx)
+      const { params, query } = tracksRoute.read(ctx.query, ctx.params)
       const catalog = store.current
       const satellite = findSatellite(catalog, params.noradId)
       const stepMs = query.step * 1000
@@ -62,7 +63,7 @@ export function tracksModule({ store, clock }: ModuleContext) {
     },
     {
       ...tracksRoute.hooks,
-      response: { 200: t.Union([TrackSchema, TrackGeoJsonSchema]), 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+      response: responseSchemas(context, { 200: t.Union([TrackSchema, TrackGeoJsonSchema]), 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema }),
       detail: {
         tags: ['satellites'],
         summary: 'Ground track: positions over an interval',
