@@ -80,6 +80,10 @@ export function siderealTimeRad(instant: Date): number {
   return gstime(instant)
 }
 
+function noPosition(elements: ElementSet, instant: Date, what: string, heightOutOfRange = false): PositionResult {
+  return { ok: false, reason: `${describeAge(elements, instant)} and ${what}`, heightOutOfRange }
+}
+
 /**
  * Propagates with SGP4 and applies the API's rule: a position exists when SGP4
  * reports no error, every coordinate is finite and the geodetic height is
@@ -87,20 +91,20 @@ export function siderealTimeRad(instant: Date): number {
  */
 export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, gmstRad: number): PositionResult {
   const pv = propagate(satrec, instant)
-  const why = (what: string, heightOutOfRange = false): PositionResult => ({
-    ok: false,
-    reason: `${describeAge(elements, instant)} and ${what}`,
-    heightOutOfRange,
-  })
-  if (satrec.error !== 0 || !pv) return why(SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
+  if (satrec.error !== 0 || !pv) return noPosition(elements, instant, SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
   const { position: p, velocity: v } = pv
-  if (![p.x, p.y, p.z, v.x, v.y, v.z].every(Number.isFinite)) return why('SGP4 gives no finite state')
+  // x - x is 0 for a finite x and NaN for ±Infinity or NaN: the sum is finite only when every coordinate is.
+  if (!Number.isFinite(p.x - p.x + p.y - p.y + p.z - p.z + v.x - v.x + v.y - v.y + v.z - v.z)) {
+    return noPosition(elements, instant, 'SGP4 gives no finite state')
+  }
   const geo = eciToGeodeticFast(p, gmstRad)
-  if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return why('SGP4 gives no finite state')
-  // Below the ground, or (drag-dominated elements far from their epoch) flung out to absurd heights
-  // without an SGP4 error: after the epoch that is a decayed orbit, API.md's wording; before it, plain nonsense.
-  const outOfRange = instant.getTime() >= elements.epochMs ? 'decayed' : 'SGP4 gives a height outside 0..1,000,000 km'
-  if (geo.height < 0 || geo.height > MAX_HEIGHT_KM) return why(outOfRange, true)
+  if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return noPosition(elements, instant, 'SGP4 gives no finite state')
+  if (geo.height < 0 || geo.height > MAX_HEIGHT_KM) {
+    // Below the ground, or (drag-dominated elements far from their epoch) flung out to absurd heights
+    // without an SGP4 error: after the epoch that is a decayed orbit, API.md's wording; before it, plain nonsense.
+    const outOfRange = instant.getTime() >= elements.epochMs ? 'decayed' : 'SGP4 gives a height outside 0..1,000,000 km'
+    return noPosition(elements, instant, outOfRange, true)
+  }
   return {
     ok: true,
     state: {

@@ -178,6 +178,17 @@ function schemaOf(spec: ParamSpec): TSchema {
   }
 }
 
+const specEntries = new WeakMap<Record<string, ParamSpec>, [string, ParamSpec][]>()
+/** A declaration's entries, listed once (parsing runs on every request). */
+function entriesOf(specs: Record<string, ParamSpec>): [string, ParamSpec][] {
+  let entries = specEntries.get(specs)
+  if (!entries) {
+    entries = Object.entries(specs)
+    specEntries.set(specs, entries)
+  }
+  return entries
+}
+
 const isRequired = (spec: ParamSpec) => 'required' in spec && spec.required === true
 
 /**
@@ -198,9 +209,9 @@ export function paramsSchema<S extends Record<string, ParamSpec>>(specs: S) {
  * for a name): a repeated or empty parameter is a 400, a missing one takes its
  * default, a missing required one is a 400. Undeclared names are ignored.
  */
-export function parseParams<S extends Record<string, ParamSpec>>(specs: S, lookup: (name: string) => string[]): Values<S> {
+export function parseParams<S extends Record<string, ParamSpec>>(specs: S, lookup: (name: string) => readonly string[]): Values<S> {
   const values: Record<string, unknown> = {}
-  for (const [name, spec] of Object.entries(specs)) {
+  for (const [name, spec] of entriesOf(specs)) {
     const given = lookup(name)
     if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
     if (given.length === 0) {
@@ -246,27 +257,31 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
       // hooks' source to decide what to parse, and chokes on minified method shorthand.
       transform: ({ request, query, params }: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) => {
         if (spec.params) {
-          const raw = { ...params } as Record<string, string | undefined>
-          Object.assign(params, parseParams(spec.params, (name) => (raw[name] === undefined ? [] : [decodePathSegment(raw[name]!)])))
+          // Every value is read before any is replaced.
+          const raw = params as Record<string, string | undefined>
+          Object.assign(params, parseParams(spec.params, (name) => (raw[name] === undefined ? NONE : [decodePathSegment(raw[name]!)])))
         }
         if (spec.query) {
           const search = searchParamsOf(request.url)
-          Object.assign(query, asText(parseParams(spec.query, (name) => search.getAll(name))))
+          Object.assign(query, asText(parseParams(spec.query, search ? (name) => search.getAll(name) : () => NONE)))
         }
       },
     },
   }
 }
 
-/** The query of a URL, without parsing the rest of it (cheaper than `new URL`). */
-function searchParamsOf(url: string): URLSearchParams {
+const NONE: readonly string[] = []
+
+/** The query of a URL, without parsing the rest of it (cheaper than `new URL`); null when there is none. */
+function searchParamsOf(url: string): URLSearchParams | null {
   const start = url.indexOf('?')
-  if (start < 0) return new URLSearchParams()
+  if (start < 0) return null
   const end = url.indexOf('#', start)
   return new URLSearchParams(end < 0 ? url.slice(start + 1) : url.slice(start + 1, end))
 }
 
 function decodePathSegment(segment: string): string {
+  if (!segment.includes('%')) return segment
   try {
     return decodeURIComponent(segment)
   } catch {

@@ -14,6 +14,12 @@ const LARGE_BODY_BYTES = 1 << 20
 /** Bodies below this size are not worth compressing. */
 const MIN_COMPRESS_BYTES = 1024
 
+/** Where a route handler puts its status and headers (Elysia's `set`). */
+export interface AnswerSet {
+  status?: number | string
+  headers: Record<string, string | number>
+}
+
 export interface Representation {
   /** Strong validator of the identity body; encoded variants append the encoding. */
   etag: string
@@ -105,19 +111,25 @@ export class RepresentationCache<Owner extends object> {
     return variants
   }
 
-  /** The HTTP answer for `request`: 304, or the body in the best accepted encoding. */
-  respond(request: Request, variants: Variants): Response {
+  /**
+   * The HTTP answer for `request`: 304, or the body in the best accepted encoding.
+   * The headers already in `set` (those every answer carries) move into the Response:
+   * Elysia then sends it as it is instead of copying it to merge them in.
+   */
+  respond(request: Request, set: AnswerSet, variants: Variants): Response {
     const { etag, contentType, body, status = 200 } = variants.representation
     const encoding = chooseEncoding(request.headers.get('accept-encoding'), body.length)
-    const headers: Record<string, string> = {
+    const headers: Record<string, string | number> = {
+      ...set.headers,
       etag: encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`,
       'cache-control': this.cacheControl,
       vary: 'Accept-Encoding',
       'content-type': contentType,
     }
-    if (status === 200 && notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers })
+    set.headers = {}
+    if (status === 200 && notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as HeadersInit })
     if (encoding !== 'identity') headers['content-encoding'] = encoding
-    return new Response(variants.body(encoding), { status, headers })
+    return new Response(variants.body(encoding), { status, headers: headers as HeadersInit })
   }
 }
 

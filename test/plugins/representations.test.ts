@@ -48,10 +48,17 @@ describe('RepresentationCache', () => {
   test('respond: 304 for a matching If-None-Match, the body otherwise', async () => {
     const cache = new RepresentationCache<object>('public, max-age=5')
     const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain; charset=utf-8', 'hello'))
-    const ok = cache.respond(new Request('http://localhost/'), variants)
+    const set = { headers: { 'x-common': 'yes', 'content-type': 'application/json' } as Record<string, string | number> }
+    const ok = cache.respond(new Request('http://localhost/'), set, variants)
     expect(await ok.text()).toBe('hello')
     expect(ok.headers.get('cache-control')).toBe('public, max-age=5')
+    // The headers already set move into the answer; its own content type wins.
+    expect(ok.headers.get('x-common')).toBe('yes')
+    expect(ok.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    expect(set.headers).toEqual({})
     const etag = ok.headers.get('etag')!
-    expect(cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': etag } }), variants).status).toBe(304)
+    const notModified = cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': etag } }), { headers: { 'x-common': 'yes' } }, variants)
+    expect(notModified.status).toBe(304)
+    expect(notModified.headers.get('x-common')).toBe('yes')
   })
 })

@@ -41,7 +41,7 @@ export function feedModule({ store }: ModuleContext) {
   const answers = new RepresentationCache<Catalog>(undefined, MAX_CACHED_FEEDS)
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
-    ({ request }) => {
+    ({ request, set }) => {
       const query = parseFeedQuery(new URL(request.url).searchParams)
       if (!query.ok) return new Response(query.message, { status: 400, headers: { 'content-type': TEXT } })
       const catalog = store.current
@@ -51,7 +51,7 @@ export function feedModule({ store }: ModuleContext) {
         if (satellites.length === 0) return { ...textRepresentation(catalog.version, key, TEXT, NO_DATA), status: 404 }
         return textRepresentation(catalog.version, key, FEED_CONTENT_TYPES[query.format], formatFeed(satellites, query.format))
       })
-      return answers.respond(request, answer)
+      return answers.respond(request, set, answer)
     },
     {
       detail: {

@@ -116,11 +116,11 @@ export function satellitesModule(context: ModuleContext) {
           const list = answers.get(catalog, 'list', () =>
             jsonRepresentation(catalog.version, 'list', { data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } }),
           )
-          return answers.respond(ctx.request, list)
+          return answers.respond(ctx.request, ctx.set, list)
         }
         const key = searchKey(query)
         const found = searches.get(catalog, key, () => jsonRepresentation(catalog.version, key, listAnswer(catalog, query)))
-        return searches.respond(ctx.request, found)
+        return searches.respond(ctx.request, ctx.set, found)
       },
       {
         ...listRoute.hooks,
@@ -189,7 +189,7 @@ export function satellitesModule(context: ModuleContext) {
         const one = answers.get(catalog, key, () =>
           jsonRepresentation(catalog.version, key, { data: satelliteJson(satellite), metadata: { total: 1 } }),
         )
-        return answers.respond(ctx.request, one)
+        return answers.respond(ctx.request, ctx.set, one)
       },
       {
         ...oneRoute.hooks,

@@ -85,19 +85,19 @@ export function webModule({ store }: Pick<ModuleContext, 'store'>) {
   return new Elysia({ name: 'web' })
     .get(
       '/',
-      ({ request }) => {
-        const response = page.respond(request, page.get(BUILT, 'index.html', () => representation(ASSETS.html, 'text/html; charset=utf-8')))
-        for (const [k, v] of Object.entries(PAGE_HEADERS)) response.headers.set(k, v)
-        return response
+      ({ request, set }) => {
+        Object.assign(set.headers, PAGE_HEADERS)
+        return page.respond(request, set, page.get(BUILT, 'index.html', () => representation(ASSETS.html, 'text/html; charset=utf-8')))
       },
       hide,
     )
     .get(
       '/app/groups.json',
-      ({ request }) => {
+      ({ request, set }) => {
         const catalog = store.current
         return groups.respond(
           request,
+          set,
           groups.get(catalog, 'groups', () =>
             representation(JSON.stringify(groupIndex(catalog)), 'application/json; charset=utf-8'),
           ),
@@ -107,13 +107,12 @@ export function webModule({ store }: Pick<ModuleContext, 'store'>) {
     )
     .get(
       '/app/:file',
-      ({ params, request }) => {
+      ({ params, request, set }) => {
         const asset = byName.get(params.file)
         if (!asset) throw new ApiError(404, `no such path: /app/${params.file}`)
         const cache = asset.name === 'icon.svg' ? plain : hashed
-        const response = cache.respond(request, cache.get(BUILT, asset.name, () => representation(asset.text, asset.contentType)))
-        response.headers.set('x-content-type-options', 'nosniff')
-        return response
+        set.headers['x-content-type-options'] = 'nosniff'
+        return cache.respond(request, set, cache.get(BUILT, asset.name, () => representation(asset.text, asset.contentType)))
       },
       hide,
     )
