@@ -21,7 +21,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { isSunlit, skyConditions, toGeodeticRad } from './sky.ts'
+import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
 
 /** Spacing of the position tables. Hermite error grows as step⁴: 10 s keeps it at millimetres for LEO. */
 export const TABLE_STEP_MS = 10_000
@@ -53,10 +53,16 @@ interface Scan {
   /** Hermite weights (see `hermiteWeights`). */
   weights: Float64Array
   /** cos and sin of the sidereal time (TEME → Earth-fixed). */
-  rotation: [number, number]
-  observerEcf: [number, number, number]
+  cosG: number
+  sinG: number
+  /** The observer, Earth-fixed, km. */
+  ox: number
+  oy: number
+  oz: number
   /** The observer's geodetic vertical, a unit vector. */
-  vertical: [number, number, number]
+  ux: number
+  uy: number
+  uz: number
   /** sin² of the elevation threshold, with a hair of slack. */
   sinMin2: number
 }
@@ -65,6 +71,8 @@ interface Scan {
  * The hot loop, kept in a small top-level function so the JIT compiles it
  * well: interpolates each smooth satellite's position and keeps the indices of
  * those above the threshold (the same geometry as the exact look angles).
+ * Every input is a plain number read from a property: array destructuring
+ * (`const [x, y] = …`) here made JavaScriptCore run the loop four times slower.
  */
 function scanAbove(a: PositionTable, b: PositionTable, smooth: Uint8Array, scan: Scan, indices: Int32Array) {
   const w = scan.weights
@@ -72,10 +80,7 @@ function scanAbove(a: PositionTable, b: PositionTable, smooth: Uint8Array, scan:
   const wv0 = w[1]!
   const wp1 = w[2]!
   const wv1 = w[3]!
-  const [cosG, sinG] = scan.rotation
-  const [ox, oy, oz] = scan.observerEcf
-  const [ux, uy, uz] = scan.vertical
-  const { sinMin2 } = scan
+  const { cosG, sinG, ox, oy, oz, ux, uy, uz, sinMin2 } = scan
   const ap = a.positionKm
   const av = a.velocityKmS
   const bp = b.positionKm
@@ -206,6 +211,7 @@ export class NearbyEngine {
     const sinMin2 = sinMin * sinMin * (1 - 1e-9)
     const cosG = Math.cos(gmst)
     const sinG = Math.sin(gmst)
+    const isSunlit = sunlightTest(sky.sunAu)
     const entries: NearbyEntry[] = []
 
     /**
@@ -225,7 +231,7 @@ export class NearbyEngine {
       if (!inAzimuthWindow(azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) return
       const geo = eciToGeodeticFast(eciKm, gmst)
       if (!(geo.height >= 0 && geo.height <= MAX_HEIGHT_KM)) return
-      const sunlit = isSunlit(eciKm, sky.sunAu)
+      const sunlit = isSunlit(eciKm)
       const visible = sunlit && sky.darkEnough
       if (query.visibleOnly && !visible) return
       const state: SatelliteState = {
@@ -244,13 +250,7 @@ export class NearbyEngine {
     // On the grid the table holds SGP4's own answer; between grid instants, Hermite weights.
     const { a, b, smooth, exact, deviationKm } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
     const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
-    const scan: Scan = {
-      weights,
-      rotation: [cosG, sinG],
-      observerEcf: [o.x, o.y, o.z],
-      vertical: [ux, uy, uz],
-      sinMin2,
-    }
+    const scan: Scan = { weights, cosG, sinG, ox: o.x, oy: o.y, oz: o.z, ux, uy, uz, sinMin2 }
     const found = scanAbove(a, b, smooth, scan, this.scratch(catalog.size))
     const s = new Float64Array(6)
     for (let k = 0; k < found.count; k++) {

@@ -43,6 +43,8 @@ const WGS84_A_KM = 6378.137
 const WGS84_B_KM = 6356.7523142
 const WGS84_F = (WGS84_A_KM - WGS84_B_KM) / WGS84_A_KM
 const WGS84_E2 = 2 * WGS84_F - WGS84_F * WGS84_F
+/** Second eccentricity squared, e²/(1 − e²). */
+const WGS84_EP2 = WGS84_E2 / (1 - WGS84_E2)
 
 export interface Geodetic {
   /** Radians. */
@@ -55,14 +57,22 @@ export interface Geodetic {
 
 /**
  * ECI (TEME, km) → WGS84 geodetic at sidereal time `gmstRad`: satellite.js's
- * `eciToGeodetic` (same ellipsoid, same fixed-point iteration), but stopping
- * once the latitude has converged instead of always running 20 rounds, which
- * makes it about five times faster with results equal to ~1e-15 rad.
+ * `eciToGeodetic` (same ellipsoid, same fixed-point iteration), but starting
+ * from Bowring's latitude instead of the geocentric one and stopping once the
+ * latitude has converged instead of always running 20 rounds: two or three
+ * rounds instead of twenty, with results equal to ~1e-15 rad.
  */
 export function eciToGeodeticFast(eci: Vector3, gmstRad: number): Geodetic {
   const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
   const longitude = ((((Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI
-  let latitude = Math.atan2(eci.z, R)
+  // Bowring's approximation (within ~1e-9 rad from the ground to beyond GEO) as the first estimate.
+  const beta = Math.atan2(eci.z * WGS84_A_KM, R * WGS84_B_KM)
+  const sinBeta = Math.sin(beta)
+  const cosBeta = Math.cos(beta)
+  let latitude = Math.atan2(
+    eci.z + WGS84_EP2 * WGS84_B_KM * sinBeta * sinBeta * sinBeta,
+    R - WGS84_E2 * WGS84_A_KM * cosBeta * cosBeta * cosBeta,
+  )
   let C = 0
   for (let k = 0; k < 20; k++) {
     const sinLat = Math.sin(latitude)
