@@ -10,7 +10,7 @@
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
-import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, type SatelliteState, siderealTimeRad, type Vector3 } from './position.ts'
+import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, type SatelliteState, siderealTimeRad, speedKmH, type Vector3 } from './position.ts'
 import {
   emptyTable,
   fillTable,
@@ -240,7 +240,7 @@ export class NearbyEngine {
         latitudeDeg: geo.latitude * RAD_TO_DEG,
         longitudeDeg: geo.longitude * RAD_TO_DEG,
         altitudeKm: geo.height,
-        speedKmH: Math.hypot(velocityKmS.x, velocityKmS.y, velocityKmS.z) * 3600,
+        speedKmH: speedKmH(velocityKmS),
       }
       entries.push({ satellite: catalog.satellites[i]!, state, look: { azimuthDeg, elevationDeg, rangeKm }, sunlit, visible })
     }
