@@ -2,7 +2,7 @@
 import { type TSchema, t } from 'elysia'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { CatalogStore } from '../catalog/store.ts'
-import { positionAt, siderealTimeRad } from '../orbit/position.ts'
+import { recentPositionAt } from '../orbit/position.ts'
 import { ApiError } from '../plugins/errors.ts'
 import type { NumberParam, TimeParam } from '../plugins/params.ts'
 
@@ -66,7 +66,7 @@ export function findSatellite(catalog: Catalog, noradId: number): Satellite {
 
 /** The satellite's position at `instant`, or a 422 that says why there is none. */
 export function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) {
-  const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant))
+  const result = recentPositionAt(catalog, satellite, instant)
   if (!result.ok) {
     throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${result.reason}`)
   }

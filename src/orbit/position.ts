@@ -133,6 +133,26 @@ export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, 
   }
 }
 
+/** Slots of the recent-positions cache (direct-mapped by catalog number). */
+const RECENT_SLOTS = 256
+const recent: ({ satellite: Satellite; ms: number; result: PositionResult } | undefined)[] = new Array(RECENT_SLOTS)
+
+/**
+ * `positionAt` for one satellite of a catalogue, remembering the last answers:
+ * requests for the same satellite at the same millisecond (a popular satellite
+ * polled by many clients, "now") share one propagation. The answer is positionAt's
+ * either way; a slot holds one satellite object, so a new catalogue never hits an old entry.
+ */
+export function recentPositionAt(catalog: Catalog, satellite: Satellite, instant: Date): PositionResult {
+  const ms = instant.getTime()
+  const slot = satellite.noradId % RECENT_SLOTS
+  const hit = recent[slot]
+  if (hit !== undefined && hit.satellite === satellite && hit.ms === ms) return hit.result
+  const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant))
+  recent[slot] = { satellite, ms, result }
+  return result
+}
+
 /** Several satellites at one instant: those with a position, and the ids unknown or without one. */
 export interface PositionsAt {
   found: { satellite: Satellite; state: SatelliteState }[]
