@@ -2,6 +2,7 @@
 import { Elysia } from 'elysia'
 import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
+import type { Activity } from './memory.ts'
 import { benchModule } from './modules/bench/index.ts'
 import { feedModule } from './modules/feed/index.ts'
 import { nearbyModule } from './modules/nearby/index.ts'
@@ -36,6 +37,8 @@ export interface AppOptions {
   streams?: StreamOptions
   /** Check every answer against its documented schema (default: yes; the executable turns it off, see responseSchemas). */
   checkResponses?: boolean
+  /** Counts requests as they arrive (for the memory trim, src/memory.ts). */
+  activity?: Activity
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -48,7 +51,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
   return (path) => regexes.some((r) => r.test(path))
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity }: AppOptions) {
   let isKnownPath: ((path: string) => boolean) | undefined
   const methodsFor = (path: string) => {
     isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
@@ -60,6 +63,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
   const app = new Elysia({ normalize: false })
     .use(errors({ methodsFor }))
     .onRequest(({ request, set }) => {
+      if (activity) activity.requests++
       // Defaults every answer carries (a Response with its own content-type keeps it).
       set.headers['content-type'] = 'application/json; charset=utf-8'
       set.headers.date = new Date().toUTCString()

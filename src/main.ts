@@ -9,6 +9,7 @@ import { planStart, type StartInputs, startLogFields } from './catalog/startup.t
 import { CatalogStore } from './catalog/store.ts'
 import { parseConfig } from './config.ts'
 import { log } from './log.ts'
+import { type Activity, MemoryTrim } from './memory.ts'
 import { stopOnSignals } from './shutdown.ts'
 import { versionText } from './version.ts'
 
@@ -76,6 +77,7 @@ const refresher = config.refreshUrl
     })
   : null
 
+const activity: Activity = { requests: 0 }
 const app = createApp({
   store,
   corsOrigin: config.corsOrigin,
@@ -85,6 +87,7 @@ const app = createApp({
   warm: true,
   // The test suite checks every answer against its schema; the service does not pay for it per request.
   checkResponses: false,
+  activity,
   operations: {
     accessLog: config.accessLog,
     metrics: config.metrics,
@@ -111,6 +114,7 @@ if (refresher) {
   refresher.start()
 }
 setTimeout(() => warmInSlices(report.catalog), 0)
+const stopTrim = new MemoryTrim(activity).start()
 
 /** Creates SGP4 records a slice at a time, so no request waits behind all of them; stops if the catalogue is replaced. */
 function warmInSlices(catalog: Catalog, from = 0): void {
@@ -134,6 +138,7 @@ stopOnSignals({
   graceMs: config.shutdownTimeoutMs,
   beforeDrain: () => {
     refresher?.stop()
+    stopTrim()
     // Live streams never end by themselves: close them so the drain does not wait out the grace period.
     app.store.streams.closeAll()
   },
