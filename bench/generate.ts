@@ -1,11 +1,13 @@
 /**
- * Writes synthetic catalogues for benchmarks: `bun bench/generate.ts N OUT_DIR`.
+ * Writes catalogues for benchmarks: `bun bench/generate.ts N OUT_DIR`.
  *
- * Every element set is valid (checksums, fields in range) and derived from a
- * real orbit of the embedded snapshot: the same shape (inclination,
- * eccentricity, mean motion, drag) with the node and mean anomaly turned, so
- * the sky fills like a denser version of the real one. Catalog numbers run
- * from 100000 upwards in Alpha-5 form, so they never collide with real ones.
+ * The real catalogue of the embedded snapshot comes first, as published (so
+ * the ISS and every real satellite answer as usual), then synthetic element
+ * sets up to N. Every synthetic set is valid (checksums, fields in range) and
+ * derived from a real orbit: the same shape (inclination, eccentricity, mean
+ * motion, drag) with the node and mean anomaly turned, so the sky fills like a
+ * denser version of the real one. Their catalog numbers run from 100000
+ * upwards in Alpha-5 form, so they never collide with real ones.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -25,12 +27,14 @@ const angle = (deg: number) => (((deg % 360) + 360) % 360).toFixed(4).padStart(8
 const snapshot = await loadEmbeddedSnapshot()
 const templates = (snapshot.parsed?.groups ?? []).flatMap((g) => g.elements).filter((e) => e.tle)
 const lines: string[] = []
-for (let k = 0; k < count; k++) {
-  const template = templates[k % templates.length]!
+const real = new Map(templates.map((e) => [e.noradId, e]))
+for (const e of [...real.values()].slice(0, count)) lines.push(e.name, e.tle!.line1, e.tle!.line2)
+for (let j = 0; lines.length / 3 < count; j++) {
+  const template = templates[j % templates.length]!
   const { line1, line2 } = template.tle!
-  const id = formatCatalogNumber(100_000 + k)!
-  // Golden-angle turns spread the copies of one template evenly around the Earth.
-  const turn = (k / templates.length) * 137.508
+  const id = formatCatalogNumber(100_000 + j)!
+  // Golden-angle turns spread the copies of one template evenly around the Earth (the first copy turned once).
+  const turn = (j / templates.length + 1) * 137.508
   const newLine1 = withChecksum(`1 ${id}${line1.slice(7, 68)}`)
   const newLine2 = withChecksum(
     `2 ${id} ${line2.slice(8, 17)}${angle(template.raanDeg + turn)}${line2.slice(25, 43)}${angle(template.meanAnomalyDeg + 2.3 * turn)}${line2.slice(51, 68)}`,
