@@ -257,9 +257,10 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
       // hooks' source to decide what to parse, and chokes on minified method shorthand.
       transform: ({ request, query, params }: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) => {
         if (spec.params) {
-          // Every value is read before any is replaced.
-          const raw = params as Record<string, string | undefined>
-          Object.assign(params, parseParams(spec.params, (name) => (raw[name] === undefined ? NONE : [decodePathSegment(raw[name]!)])))
+          // Every value is read before any is replaced. Elysia gives null for a segment it cannot
+          // decode: parsed as an empty value, it fails its rule with the usual 400.
+          const raw = params as Record<string, string | null | undefined>
+          Object.assign(params, parseParams(spec.params, (name) => (raw[name] === undefined ? NONE : [decodePathSegment(raw[name] ?? '')])))
         }
         if (spec.query) {
           const search = searchParamsOf(request.url)
