@@ -4,9 +4,10 @@
  * and under a steady stream of requests (each leaving its answer behind as
  * garbage) that headroom becomes resident memory: tens of MB on top of the
  * catalogue. Once a second, only in seconds that served requests, the trim asks
- * for a collection without waiting for it (`Bun.gc(false)`): a synchronous one
- * would pause every request in flight for ~10 ms, which shows in the p99
- * latency. An idle service is left alone.
+ * for a collection without waiting for it (`Bun.gc(false)`): no request pauses.
+ * When RSS has still grown by more than `headroomBytes` over what a full
+ * collection last left, it collects synchronously (`Bun.gc(true)`, a pause of
+ * ~10 ms): rare, so the p99 latency does not show it. An idle service is left alone.
  */
 
 /** Requests counted as they arrive (createApp's `activity`). */
@@ -14,23 +15,48 @@ export interface Activity {
   requests: number
 }
 
-/** Decides, at each look, whether the last period served requests, and then collects. */
+/** Above what the last full collection left, RSS may grow by this much before the next full one. */
+export const HEADROOM_BYTES = 32 * 2 ** 20
+
+export interface MemoryTrimOptions {
+  /** Resident memory now, bytes. */
+  rss?: () => number
+  /** Asks for a collection; `wait`: a full synchronous one. */
+  collect?: (wait: boolean) => void
+  headroomBytes?: number
+}
+
+/** Decides, at each look, whether the last period served requests, and how to collect. */
 export class MemoryTrim {
   private seen: number
+  private readonly rss: () => number
+  private readonly collect: (wait: boolean) => void
+  private readonly headroomBytes: number
+  /** RSS right after the last synchronous collection. */
+  private floor: number
 
   constructor(
     private readonly activity: Activity,
-    private readonly collect: () => void = () => Bun.gc(false),
+    { rss = () => process.memoryUsage.rss(), collect = (wait) => Bun.gc(wait), headroomBytes = HEADROOM_BYTES }: MemoryTrimOptions = {},
   ) {
     this.seen = activity.requests
+    this.rss = rss
+    this.collect = collect
+    this.headroomBytes = headroomBytes
+    this.floor = rss()
   }
 
-  /** One look: collects when requests arrived since the last one; tells whether it did. */
-  tick(): boolean {
-    if (this.activity.requests === this.seen) return false
+  /** One look: nothing after an idle period; else a collection, synchronous when RSS has outgrown its headroom. Tells which. */
+  tick(): 'idle' | 'async' | 'sync' {
+    if (this.activity.requests === this.seen) return 'idle'
     this.seen = this.activity.requests
-    this.collect()
-    return true
+    if (this.rss() <= this.floor + this.headroomBytes) {
+      this.collect(false)
+      return 'async'
+    }
+    this.collect(true)
+    this.floor = this.rss()
+    return 'sync'
   }
 
   /** Looks every `intervalMs`; returns a function that stops. The timer never keeps the process alive. */

@@ -1,29 +1,39 @@
-/** The memory trim collects only after periods that served requests. */
+/** The memory trim: nothing after idle periods; a collection after busy ones, synchronous only when RSS has outgrown its headroom. */
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { MemoryTrim } from '../../src/memory.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
+const MB = 2 ** 20
+
 describe('MemoryTrim', () => {
-  test('collects after busy periods, never after idle ones', () => {
+  test('collects after busy periods only, without waiting while RSS stays within its headroom', () => {
     const activity = { requests: 7 }
-    let collections = 0
-    const trim = new MemoryTrim(activity, () => collections++)
-    expect(trim.tick()).toBe(false) // what came before the trim started does not count
+    let rss = 100 * MB
+    const collections: boolean[] = []
+    const trim = new MemoryTrim(activity, { rss: () => rss, collect: (wait) => collections.push(wait), headroomBytes: 30 * MB })
+    expect(trim.tick()).toBe('idle') // what came before the trim started does not count
     activity.requests += 5
-    expect(trim.tick()).toBe(true)
-    expect(trim.tick()).toBe(false)
-    expect(trim.tick()).toBe(false)
+    rss = 120 * MB
+    expect(trim.tick()).toBe('async')
+    expect(trim.tick()).toBe('idle')
     activity.requests++
-    expect(trim.tick()).toBe(true)
-    expect(collections).toBe(2)
+    rss = 131 * MB // over 100 + 30: a full collection, and its result is the new floor
+    expect(trim.tick()).toBe('sync')
+    rss = 110 * MB
+    activity.requests++
+    expect(trim.tick()).toBe('async')
+    activity.requests++
+    rss = 139 * MB // within 110 + 30
+    expect(trim.tick()).toBe('async')
+    expect(collections).toEqual([false, true, false, false])
   })
 
   test('start looks periodically until stopped', async () => {
     const activity = { requests: 0 }
     let collections = 0
-    const stop = new MemoryTrim(activity, () => collections++).start(5)
+    const stop = new MemoryTrim(activity, { collect: () => collections++ }).start(5)
     activity.requests++
     for (let waited = 0; collections === 0 && waited < 5000; waited += 5) await Bun.sleep(5)
     expect(collections).toBe(1)
