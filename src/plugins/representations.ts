@@ -123,7 +123,7 @@ export class RepresentationCache<Owner extends object> {
       ...set.headers,
       etag: encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`,
       'cache-control': this.cacheControl,
-      vary: 'Accept-Encoding',
+      vary: set.headers.vary ? `${set.headers.vary}, Accept-Encoding` : 'Accept-Encoding',
       'content-type': contentType,
     }
     set.headers = {}

@@ -60,5 +60,8 @@ describe('RepresentationCache', () => {
     const notModified = cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': etag } }), { headers: { 'x-common': 'yes' } }, variants)
     expect(notModified.status).toBe(304)
     expect(notModified.headers.get('x-common')).toBe('yes')
+    // A Vary already set (Origin, for a configured CORS origin) is kept alongside Accept-Encoding.
+    const varied = cache.respond(new Request('http://localhost/'), { headers: { vary: 'Origin' } }, variants)
+    expect(varied.headers.get('vary')).toBe('Origin, Accept-Encoding')
   })
 })
