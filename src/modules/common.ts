@@ -1,10 +1,10 @@
 /** Parameters and helpers shared by the resource modules. */
-import { type TSchema, t } from 'elysia'
+import type { TSchema } from 'elysia'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { CatalogStore } from '../catalog/store.ts'
 import { recentPositionAt } from '../orbit/position.ts'
 import { ApiError } from '../plugins/errors.ts'
-import type { NumberParam, TimeParam } from '../plugins/params.ts'
+import { type NumberParam, type TimeParam, unchecked } from '../plugins/params.ts'
 
 /** What every module needs from the application: the catalogue and the clock. */
 export interface ModuleContext {
@@ -23,7 +23,7 @@ export interface ModuleContext {
  */
 export function responseSchemas<R extends Record<number, TSchema>>({ checkResponses = true }: ModuleContext, schemas: R): R {
   if (checkResponses) return schemas
-  return Object.fromEntries(Object.entries(schemas).map(([status, schema]) => [status, t.NoValidate({ ...schema })])) as R
+  return Object.fromEntries(Object.entries(schemas).map(([status, schema]) => [status, unchecked({ ...schema })])) as R
 }
 
 export const noradIdParam = {

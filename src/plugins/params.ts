@@ -178,6 +178,14 @@ function schemaOf(spec: ParamSpec): TSchema {
   }
 }
 
+/**
+ * Marks a response schema for Elysia as documentation only (what `t.NoValidate` does),
+ * with the mark not enumerable so that it stays out of the published OpenAPI document.
+ */
+export function unchecked<T extends TSchema>(schema: T): T {
+  return Object.defineProperty(schema, 'noValidate', { value: true, enumerable: false })
+}
+
 const specEntries = new WeakMap<Record<string, ParamSpec>, [string, ParamSpec][]>()
 /** A declaration's entries, listed once (parsing runs on every request). */
 function entriesOf(specs: Record<string, ParamSpec>): [string, ParamSpec][] {
@@ -194,7 +202,9 @@ const isRequired = (spec: ParamSpec) => 'required' in spec && spec.required === 
 /**
  * The typebox object schema of a parameter set (required ones plain, the rest
  * optional), for the OpenAPI document: the strict parser (`transform`) has
- * already checked every value, so Elysia does not check them again.
+ * already checked every value, so Elysia does not check them again. (Its copies
+ * of query and path schemas lose a non-enumerable mark, so the document shows
+ * `noValidate: true` here, a keyword JSON Schema tools ignore.)
  */
 export function paramsSchema<S extends Record<string, ParamSpec>>(specs: S) {
   const properties: Record<string, TSchema> = {}
