@@ -1,29 +1,15 @@
 /** Id lists and free text: the parameter kinds behind `ids`, `group` and `search`. */
 import { describe, expect, test } from 'bun:test'
 import { Elysia } from 'elysia'
-import { ApiError } from '../../src/plugins/errors.ts'
 import { paramsSchema, parseParams, routeParams } from '../../src/plugins/params.ts'
+import { queryParser } from '../helpers/params.ts'
 
 const specs = {
   ids: { type: 'ids', maxItems: 3, description: '' },
   search: { type: 'text', maxLength: 5, description: '' },
 } as const
 
-function parse(query: string) {
-  const search = new URLSearchParams(query)
-  return parseParams(specs, (name) => search.getAll(name)) as Record<string, unknown>
-}
-
-function errorOf(query: string): string {
-  try {
-    parse(query)
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError)
-    expect((error as ApiError).status).toBe(400)
-    return (error as ApiError).message
-  }
-  throw new Error(`no error for ${query}`)
-}
+const { parse, errorOf } = queryParser(specs)
 
 describe('ids', () => {
   test('a comma-separated list of distinct catalog numbers, in the order given', () => {

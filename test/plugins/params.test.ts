@@ -1,7 +1,7 @@
 /** Strict parameter parsing: numbers, booleans, enums, instants, repetition and defaults. */
 import { describe, expect, test } from 'bun:test'
-import { ApiError } from '../../src/plugins/errors.ts'
-import { paramsSchema, parseInstant, parseParams } from '../../src/plugins/params.ts'
+import { paramsSchema, parseInstant } from '../../src/plugins/params.ts'
+import { queryParser } from '../helpers/params.ts'
 
 const specs = {
   latitude: { type: 'number', min: -90, max: 90, required: true, description: '' },
@@ -12,21 +12,7 @@ const specs = {
   time: { type: 'time', description: '' },
 } as const
 
-function parse(query: string) {
-  const search = new URLSearchParams(query)
-  return parseParams(specs, (name) => search.getAll(name)) as Record<string, unknown>
-}
-
-function errorOf(query: string): string {
-  try {
-    parse(query)
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError)
-    expect((error as ApiError).status).toBe(400)
-    return (error as ApiError).message
-  }
-  throw new Error(`no error for ${query}`)
-}
+const { parse, errorOf } = queryParser(specs)
 
 describe('parseParams', () => {
   test('plain decimals, defaults, booleans, enums', () => {
