@@ -22,28 +22,14 @@ import {
   STARTUP_LIMIT_MS,
   startService,
 } from './harness.ts'
+import { NEARBY_BASIC_KEYS, SATELLITE_KEYS } from '../helpers/contract.ts'
 
 // Generous: these start processes and a browser; nothing here measures speed.
 setDefaultTimeout(30_000)
 
 const JSON_UTF8 = 'application/json; charset=utf-8'
-const SATELLITE_KEYS = ['epoch', 'groups', 'labels', 'name', 'noradId', 'orbitalParams', 'tle']
 const ORBITAL_KEYS = ['apogeeHeight', 'eccentricity', 'inclination', 'meanMotion', 'orbitalPeriod', 'perigeeHeight', 'semiMajorAxis']
 const GEOPOSITION_KEYS = ['altitude', 'datetime', 'epoch', 'latitude', 'longitude', 'name', 'noradId']
-const NEARBY_BASIC_KEYS = [
-  'altitude',
-  'azimuth',
-  'elevation',
-  'epoch',
-  'labels',
-  'name',
-  'noradId',
-  'observerDaytime',
-  'range',
-  'satelliteSunlit',
-  'velocityKmHs',
-  'visible',
-]
 const ORBIT_CLASSES = ['GEO', 'HEO', 'LEO', 'MEO']
 /** London: dark at 22:00 UTC and light at 12:00 UTC every day of the year. */
 const LONDON = { latitude: 51.5, longitude: -0.13 }

@@ -3,21 +3,8 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../src/catalog/catalog.ts'
 import { inAzimuthWindow } from '../../src/orbit/nearby.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
+import { NEARBY_BASIC_KEYS } from '../helpers/contract.ts'
 
-const BASIC_KEYS = [
-  'altitude',
-  'azimuth',
-  'elevation',
-  'epoch',
-  'labels',
-  'name',
-  'noradId',
-  'observerDaytime',
-  'range',
-  'satelliteSunlit',
-  'velocityKmHs',
-  'visible',
-]
 // London just after midnight on 31 May 2026: dark sky, many sunlit LEO satellites.
 const NIGHT = 'latitude=51.5&longitude=-0.12&time=2026-05-31T00:30:00Z'
 const NOW = Date.UTC(2026, 4, 31, 12)
@@ -41,7 +28,7 @@ describe('GET /api/v1/satellites/nearby', () => {
     const elevations = body.satellites.map((s: any) => s.elevation)
     expect(elevations).toEqual([...elevations].sort((a: number, b: number) => b - a))
     for (const s of body.satellites) {
-      expect(Object.keys(s).sort()).toEqual(BASIC_KEYS)
+      expect(Object.keys(s).sort()).toEqual(NEARBY_BASIC_KEYS)
       expect(s.elevation).toBeGreaterThanOrEqual(10)
       expect(s.azimuth).toBeGreaterThanOrEqual(0)
       expect(s.azimuth).toBeLessThan(360)
@@ -56,7 +43,7 @@ describe('GET /api/v1/satellites/nearby', () => {
     const { body } = await nearby(`${NIGHT}&mode=extended`)
     expect(body.metadata.mode).toBe('extended')
     for (const s of body.satellites) {
-      expect(Object.keys(s).sort()).toEqual([...BASIC_KEYS, 'geoposition', 'orbitalParams'].sort())
+      expect(Object.keys(s).sort()).toEqual([...NEARBY_BASIC_KEYS, 'geoposition', 'orbitalParams'].sort())
       expect(Object.keys(s.geoposition).sort()).toEqual(['latitude', 'longitude'])
       expect(s.orbitalParams).toEqual(catalog.get(s.noradId)!.orbitalParams)
     }

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import { brotliDecompressSync } from 'node:zlib'
 import type { Catalog } from '../../src/catalog/catalog.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
+import { SATELLITE_KEYS } from '../helpers/contract.ts'
 
-const SATELLITE_KEYS = ['epoch', 'groups', 'labels', 'name', 'noradId', 'orbitalParams', 'tle']
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 const NOW = Date.UTC(2026, 4, 31, 6)
 

@@ -1,0 +1,17 @@
+/** Field lists that API.md fixes for the answers, sorted, shared by the module and end-to-end tests. */
+export const SATELLITE_KEYS = ['epoch', 'groups', 'labels', 'name', 'noradId', 'orbitalParams', 'tle']
+
+export const NEARBY_BASIC_KEYS = [
+  'altitude',
+  'azimuth',
+  'elevation',
+  'epoch',
+  'labels',
+  'name',
+  'noradId',
+  'observerDaytime',
+  'range',
+  'satelliteSunlit',
+  'velocityKmHs',
+  'visible',
+]
