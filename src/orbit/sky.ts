@@ -1,5 +1,5 @@
 /** The Sun and the sky: Sun position, observer daylight, Earth's umbra, naked-eye visibility. */
-import { ecfToLookAngles, eciToEcf, jday, shadowFraction, sunPos } from 'satellite.js'
+import { constants, ecfToLookAngles, eciToEcf, jday, shadowFraction, sunPos } from 'satellite.js'
 import type { Vector3 } from './position.ts'
 
 /** A place on the Earth: WGS84 geodetic latitude and longitude (degrees) and height (metres). */
@@ -59,8 +59,7 @@ export function isSunlit(satelliteEciKm: Vector3, sunAu: Vector3): boolean {
   return shadowFraction(sunAu, satelliteEciKm) < 1
 }
 
-/** satellite.js's Earth radius for shadows (WGS72), km, and the Sun's radius, km. */
-const SHADOW_EARTH_RADIUS_KM = 6378.135
+/** The values satellite.js's shadowFraction uses (its own, not exported): the Sun's radius, km, and km per AU. */
 const SUN_RADIUS_KM = 695_700
 const SHADOW_KM_PER_AU = 149_597_870.69098932
 
@@ -84,7 +83,7 @@ export function sunlightTest(sunAu: Vector3): (satelliteEciKm: Vector3) => boole
     const length = Math.sqrt(p.x * p.x + p.y * p.y + p.z * p.z)
     const dot = p.x * ax + p.y * ay + p.z * az
     if (dot <= 0) return true // on the Sun's side of the Earth
-    const rE = Math.asin(SHADOW_EARTH_RADIUS_KM / length)
+    const rE = Math.asin(constants.earthRadius / length)
     const d = Math.acos(dot / length)
     if (d <= rE - rS) return false // umbra
     if (d >= rE + rS) return true
