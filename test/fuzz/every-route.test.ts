@@ -128,7 +128,8 @@ function urlOf(shape: RouteShape, input: { pathValues: string[]; pairs: [string,
 }
 
 async function firstChunk(response: Response): Promise<string> {
-  const reader = response.body!.getReader()
+  if (!response.body) return '' // HEAD: the stream's headers, no body
+  const reader = response.body.getReader()
   const { value } = await reader.read()
   await reader.cancel()
   return new TextDecoder().decode(value ?? new Uint8Array())
