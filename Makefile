@@ -5,6 +5,8 @@
 BUN_VERSION := 1.4.5
 BUN := .tools/node_modules/.bin/bun
 SHARED_SNAPSHOTS ?= ../shared/data/celestrak
+# The end-to-end tests read the shared snapshots too.
+export SHARED_SNAPSHOTS
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 

@@ -14,10 +14,10 @@ import { parseTleText } from '../../src/catalog/elements.ts'
 import { CACHE_FILE, readCache } from '../../src/catalog/persist.ts'
 import { catalogFromSnapshot, loadSnapshotPath } from '../../src/catalog/snapshot.ts'
 import { ommRecord, recordsOf } from '../fixtures/synthetic.ts'
-import { ROOT, runToExit, type ServiceProcess, startService } from '../fixtures/service-process.ts'
+import { ROOT, runToExit, type ServiceProcess, SHARED_SNAPSHOTS, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'
 
-const OLD_SNAPSHOT = join(ROOT, '../shared/data/celestrak/2026-05-24T0538Z')
+const OLD_SNAPSHOT = join(SHARED_SNAPSHOTS, '2026-05-24T0538Z')
 const FALLBACK_SNAPSHOT = join(ROOT, 'test/fixtures/elements/stations.tle')
 const SIX_DIGIT = ommRecord({
   NORAD_CAT_ID: 270001,
@@ -67,6 +67,9 @@ const args = () => [
   '1s',
   '--data-dir',
   dataDir,
+  // Every upstream group, also when the snapshot is the one-group fallback fixture.
+  '--refresh-groups',
+  [...upstreamIds.keys()].join(','),
 ]
 
 describe('the service process with refresh', () => {

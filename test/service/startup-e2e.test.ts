@@ -11,10 +11,10 @@ import { join } from 'node:path'
 import { parseTleText } from '../../src/catalog/elements.ts'
 import { readCache, writeCache } from '../../src/catalog/persist.ts'
 import { ommJson, syntheticGroup } from '../fixtures/synthetic.ts'
-import { ROOT, runToExit, type ServiceProcess, startService } from '../fixtures/service-process.ts'
+import { ROOT, runToExit, type ServiceProcess, SHARED_SNAPSHOTS, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'
 
-const OLD_SNAPSHOT = join(ROOT, '../shared/data/celestrak/2026-05-24T0538Z')
+const OLD_SNAPSHOT = join(SHARED_SNAPSHOTS, '2026-05-24T0538Z')
 const FALLBACK_SNAPSHOT = join(ROOT, 'test/fixtures/elements')
 const tmp = mkdtempSync(join(tmpdir(), 'sattrack-e2e-start-'))
 let upstream: MockUpstream
