@@ -9,7 +9,7 @@
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
+import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
 import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, type SatelliteState, siderealTimeRad, speedKmH, type Vector3 } from './position.ts'
 import {
   emptyTable,
@@ -281,8 +281,7 @@ export class NearbyEngine {
       const dy = -p.x * sinG + p.y * cosG - o.y
       consider(i, p, result.state.velocityKmS, dx, dy, p.z - o.z)
     }
-    entries.sort((x, y) => y.look.elevationDeg - x.look.elevationDeg || x.satellite.noradId - y.satellite.noradId)
-    return { sky, entries }
+    return { sky, entries: byElevation(entries) }
   }
 
   /**

@@ -58,29 +58,47 @@ export interface Geodetic {
 /**
  * ECI (TEME, km) → WGS84 geodetic at sidereal time `gmstRad`: satellite.js's
  * `eciToGeodetic` (same ellipsoid, same fixed-point iteration), but starting
- * from Bowring's latitude instead of the geocentric one and stopping once the
- * latitude has converged instead of always running 20 rounds: two or three
- * rounds instead of twenty, with results equal to ~1e-15 rad.
+ * from Bowring's latitude instead of the geocentric one, iterating on tan(latitude)
+ * (square roots instead of a sine and an arctangent per round) and stopping once
+ * it has converged instead of always running 20 rounds: results equal to ~1e-15 rad.
  */
 export function eciToGeodeticFast(eci: Vector3, gmstRad: number): Geodetic {
   const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
+  // Within ~100 km of the axis the tangent form loses its footing (Bowring's denominator can vanish).
+  if (R < NEAR_AXIS_KM) return eciToGeodeticNearAxis(eci, gmstRad, R)
   const longitude = ((((Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI
   // Bowring's approximation (within ~1e-9 rad from the ground to beyond GEO) as the first estimate.
-  const beta = Math.atan2(eci.z * WGS84_A_KM, R * WGS84_B_KM)
-  const sinBeta = Math.sin(beta)
-  const cosBeta = Math.cos(beta)
-  let latitude = Math.atan2(
-    eci.z + WGS84_EP2 * WGS84_B_KM * sinBeta * sinBeta * sinBeta,
-    R - WGS84_E2 * WGS84_A_KM * cosBeta * cosBeta * cosBeta,
-  )
+  const tanBeta = (eci.z * WGS84_A_KM) / (R * WGS84_B_KM)
+  const cosBeta = 1 / Math.sqrt(1 + tanBeta * tanBeta)
+  const sinBeta = tanBeta * cosBeta
+  let tanLat =
+    (eci.z + WGS84_EP2 * WGS84_B_KM * sinBeta * sinBeta * sinBeta) / (R - WGS84_E2 * WGS84_A_KM * cosBeta * cosBeta * cosBeta)
+  let C = 0
+  for (let k = 0; k < 20; k++) {
+    const secLat = Math.sqrt(1 + tanLat * tanLat)
+    const sinLat = tanLat / secLat
+    C = 1 / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
+    const next = (eci.z + WGS84_A_KM * C * WGS84_E2 * sinLat) / R
+    // A change of latitude below 1e-15 rad (d latitude = d tan / sec²).
+    const converged = Math.abs(next - tanLat) < 1e-15 * (1 + tanLat * tanLat)
+    tanLat = next
+    if (converged) break
+  }
+  return { latitude: Math.atan(tanLat), longitude, height: R * Math.sqrt(1 + tanLat * tanLat) - WGS84_A_KM * C }
+}
+
+/** Distance from the Earth's axis (km) below which `eciToGeodeticFast` iterates on the latitude itself. */
+const NEAR_AXIS_KM = 100
+
+/** `eciToGeodeticFast` near the axis: the same iteration on the latitude, as satellite.js runs it. */
+function eciToGeodeticNearAxis(eci: Vector3, gmstRad: number, R: number): Geodetic {
+  const longitude = ((((Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI
+  let latitude = Math.atan2(eci.z, R)
   let C = 0
   for (let k = 0; k < 20; k++) {
     const sinLat = Math.sin(latitude)
     C = 1 / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
-    const next = Math.atan2(eci.z + WGS84_A_KM * C * WGS84_E2 * sinLat, R)
-    const converged = Math.abs(next - latitude) < 1e-15
-    latitude = next
-    if (converged) break
+    latitude = Math.atan2(eci.z + WGS84_A_KM * C * WGS84_E2 * sinLat, R)
   }
   return { latitude, longitude, height: R / Math.cos(latitude) - WGS84_A_KM * C }
 }

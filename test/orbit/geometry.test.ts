@@ -27,6 +27,25 @@ describe('eciToGeodeticFast', () => {
     )
   })
 
+  test('matches it near the axis too, where the latitude is iterated instead of its tangent', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 6340, max: 1_006_400, noNaN: true }),
+        fc.double({ min: 0, max: 300, noNaN: true }),
+        fc.double({ min: -Math.PI, max: Math.PI, noNaN: true }),
+        fc.boolean(),
+        (z, R, lon, south) => {
+          const eci = { x: R * Math.cos(lon), y: R * Math.sin(lon), z: south ? -z : z }
+          const fast = eciToGeodeticFast(eci, 0.7)
+          const reference = eciToGeodetic(eci, 0.7)
+          expect(Math.abs(fast.latitude - reference.latitude)).toBeLessThan(1e-12)
+          expect(Math.abs(fast.height - reference.height)).toBeLessThan(1e-6 * Math.max(1, z / 10_000))
+        },
+      ),
+      { numRuns: 5_000 },
+    )
+  })
+
   test('on the axis and in the equatorial plane', () => {
     for (const eci of [point(6800, Math.PI / 2, 0), point(6800, -Math.PI / 2, 0), point(42_164, 0, 1), { x: 7000, y: 0, z: 0 }]) {
       const fast = eciToGeodeticFast(eci, 0.3)
