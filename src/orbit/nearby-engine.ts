@@ -69,12 +69,13 @@ interface Scan {
 
 /**
  * The hot loop, kept in a small top-level function so the JIT compiles it
- * well: interpolates each smooth satellite's position and keeps the indices of
- * those above the threshold (the same geometry as the exact look angles).
+ * well: interpolates the position of each satellite in `members[from..to)` and
+ * appends the indices of those above the threshold (the same geometry as the
+ * exact look angles) to `found`, from `count` on; returns the new count.
  * Every input is a plain number read from a property: array destructuring
  * (`const [x, y] = …`) here made JavaScriptCore run the loop four times slower.
  */
-function scanAbove(a: PositionTable, b: PositionTable, smooth: Uint8Array, scan: Scan, indices: Int32Array) {
+function scanAbove(a: PositionTable, b: PositionTable, members: Int32Array, from: number, to: number, scan: Scan, found: Int32Array, count: number): number {
   const w = scan.weights
   const wp0 = w[0]!
   const wv0 = w[1]!
@@ -85,10 +86,8 @@ function scanAbove(a: PositionTable, b: PositionTable, smooth: Uint8Array, scan:
   const av = a.velocityKmS
   const bp = b.positionKm
   const bv = b.velocityKmS
-  const n = smooth.length
-  let count = 0
-  for (let i = 0; i < n; i++) {
-    if (smooth[i] === 0) continue
+  for (let k = from; k < to; k++) {
+    const i = members[k]!
     const j = 3 * i
     const px = wp0 * ap[j]! + wv0 * av[j]! + wp1 * bp[j]! + wv1 * bv[j]!
     const py = wp0 * ap[j + 1]! + wv0 * av[j + 1]! + wp1 * bp[j + 1]! + wv1 * bv[j + 1]!
@@ -98,16 +97,84 @@ function scanAbove(a: PositionTable, b: PositionTable, smooth: Uint8Array, scan:
     const dz = pz - oz
     const up = ux * dx + uy * dy + uz * dz
     if (up <= 0 || up * up < sinMin2 * (dx * dx + dy * dy + dz * dz)) continue
-    indices[count++] = i
+    found[count++] = i
   }
-  return { indices, count }
+  return count
+}
+
+/**
+ * The interpolated satellites of one radius class, by declination: a
+ * satellite at geocentric radius r is at or above geocentric elevation e only
+ * within the Earth-central angle γ = arccos(ρ·cos e / r) − e of the observer
+ * (ρ: the observer's geocentric radius), and γ bounds the difference of their
+ * geocentric latitudes (declinations; TEME and Earth-fixed share the z axis).
+ * So a request scans only the declination cells within γ of the observer.
+ */
+interface Band {
+  /** The largest geocentric radius of any member at either end of the interval, km. */
+  radiusKm: number
+  /** The largest half-difference of a member's declinations at the two ends, degrees. */
+  spreadDeg: number
+  /** Satellite indices, by declination cell: cell c holds members[start[c] .. start[c + 1]). */
+  members: Int32Array
+  start: Int32Array
+}
+
+/** Upper radius bounds (km) of the bands: thin where satellites crowd (LEO) and γ changes fastest. */
+const BAND_RADII_KM = [6678, 6778, 6878, 6978, 7128, 7378, 7878, 8878, 12_378, 20_378, 30_378, 46_378, Number.POSITIVE_INFINITY]
+/** Declination cells of one degree, from -90°. */
+const CELLS = 180
+/**
+ * Widening of a band's reach: the arc between the two ends can bulge beyond
+ * their declinations and radii (by ~0.002° and metres for the fastest
+ * satellites over 10 s); this covers that many times over.
+ */
+const BAND_SLACK_DEG = 0.05
+const BAND_RADIUS_SLACK_KM = 10
+
+/** Sorts the interpolated satellites (`smooth[i] === 1`) into bands by their radius and declination over the interval. */
+function bandsOf(a: PositionTable, b: PositionTable, smooth: Uint8Array): Band[] {
+  const n = smooth.length
+  const bandOf = new Int8Array(n)
+  const cellOf = new Int16Array(n)
+  const radiusKm = new Float64Array(BAND_RADII_KM.length)
+  const spreadDeg = new Float64Array(BAND_RADII_KM.length)
+  const counts = BAND_RADII_KM.map(() => new Int32Array(CELLS + 1))
+  const declinationDeg = (t: PositionTable, i: number, r: number) => Math.asin(Math.max(-1, Math.min(1, t.positionKm[3 * i + 2]! / r))) * RAD_TO_DEG
+  for (let i = 0; i < n; i++) {
+    if (smooth[i] === 0) continue
+    const rA = Math.hypot(a.positionKm[3 * i]!, a.positionKm[3 * i + 1]!, a.positionKm[3 * i + 2]!)
+    const rB = Math.hypot(b.positionKm[3 * i]!, b.positionKm[3 * i + 1]!, b.positionKm[3 * i + 2]!)
+    const r = Math.max(rA, rB)
+    let band = 0
+    while (r > BAND_RADII_KM[band]!) band++
+    const decA = declinationDeg(a, i, rA)
+    const decB = declinationDeg(b, i, rB)
+    const cell = Math.min(CELLS - 1, Math.floor((decA + decB) / 2 + 90))
+    bandOf[i] = band
+    cellOf[i] = cell
+    radiusKm[band] = Math.max(radiusKm[band]!, r)
+    spreadDeg[band] = Math.max(spreadDeg[band]!, Math.abs(decA - decB) / 2)
+    counts[band]![cell + 1]!++
+  }
+  const bands: Band[] = []
+  for (let band = 0; band < BAND_RADII_KM.length; band++) {
+    const start = counts[band]!
+    for (let c = 1; c <= CELLS; c++) start[c]! += start[c - 1]!
+    if (start[CELLS] === 0) continue
+    const members = new Int32Array(start[CELLS]!)
+    const next = start.slice(0, CELLS)
+    for (let i = 0; i < n; i++) if (smooth[i] === 1 && bandOf[i] === band) members[next[cellOf[i]!]!++] = i
+    bands.push({ radiusKm: radiusKm[band]!, spreadDeg: spreadDeg[band]!, members, start })
+  }
+  return bands
 }
 
 interface Interval {
   a: PositionTable
   b: PositionTable
-  /** 1 where the satellite is interpolated. */
-  smooth: Uint8Array
+  /** The interpolated satellites. */
+  bands: Band[]
   /** Satellites propagated exactly at the requested instant. */
   exact: Int32Array
   /**
@@ -187,7 +254,7 @@ export class NearbyEngine {
         deviationKm.push(Number.POSITIVE_INFINITY)
       }
     }
-    return { a, b, smooth, exact: Int32Array.from(exact), deviationKm: Float64Array.from(deviationKm) }
+    return { a, b, bands: bandsOf(a, b, smooth), exact: Int32Array.from(exact), deviationKm: Float64Array.from(deviationKm) }
   }
 
   find(catalog: Catalog, query: NearbyQuery): NearbyResult {
@@ -248,13 +315,28 @@ export class NearbyEngine {
     const gridMs = NearbyEngine.gridBefore(t)
     const onGrid = t === gridMs
     // On the grid the table holds SGP4's own answer; between grid instants, Hermite weights.
-    const { a, b, smooth, exact, deviationKm } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
+    const { a, b, bands, exact, deviationKm } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
     const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
     const scan: Scan = { weights, cosG, sinG, ox: o.x, oy: o.y, oz: o.z, ux, uy, uz, sinMin2 }
-    const found = scanAbove(a, b, smooth, scan, this.scratch(catalog.size))
+    const found = this.scratch(catalog.size)
+    let count = 0
+    // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
+    // `tiltDeg`, so elevation e above the geodetic horizon is at least e - tiltDeg above the geocentric one.
+    const rhoKm = Math.sqrt(o.x * o.x + o.y * o.y + o.z * o.z)
+    const geocentricLatDeg = Math.asin(o.z / rhoKm) * RAD_TO_DEG
+    const tiltDeg = Math.abs(query.observer.latitudeDeg - geocentricLatDeg)
+    const minGeocentricDeg = query.minElevationDeg - tiltDeg - BAND_SLACK_DEG
+    for (const band of bands) {
+      const reach = (rhoKm * Math.cos(minGeocentricDeg / RAD_TO_DEG)) / (band.radiusKm + BAND_RADIUS_SLACK_KM)
+      if (reach >= 1) continue // the whole band is below the threshold
+      const gammaDeg = Math.acos(reach) * RAD_TO_DEG - minGeocentricDeg + band.spreadDeg + BAND_SLACK_DEG
+      const first = Math.max(0, Math.floor(geocentricLatDeg - gammaDeg + 90))
+      const last = Math.min(CELLS - 1, Math.floor(geocentricLatDeg + gammaDeg + 90))
+      if (first <= last) count = scanAbove(a, b, band.members, band.start[first]!, band.start[last + 1]!, scan, found, count)
+    }
     const s = new Float64Array(6)
-    for (let k = 0; k < found.count; k++) {
-      const i = found.indices[k]!
+    for (let k = 0; k < count; k++) {
+      const i = found[k]!
       interpolateState(a, b, i, weights, s)
       const p = { x: s[0]!, y: s[1]!, z: s[2]! }
       const dx = p.x * cosG + p.y * sinG - o.x
@@ -317,7 +399,7 @@ export class NearbyEngine {
     const make = (): Interval => {
       const smooth = new Uint8Array(catalog.size)
       for (let i = 0; i < catalog.size; i++) smooth[i] = a.status[i] === POSITION ? 1 : 0
-      return { a, b: a, smooth, exact: new Int32Array(0), deviationKm: new Float64Array(0) }
+      return { a, b: a, bands: bandsOf(a, a, smooth), exact: new Int32Array(0), deviationKm: new Float64Array(0) }
     }
     return this.recent(this.gridIntervals, catalog, gridMs, make, (v) => v.a === a)
   }

@@ -5,6 +5,7 @@ import { findNearby, type NearbyQuery, type NearbyResult } from '../../src/orbit
 import { NearbyEngine, TABLE_STEP_MS } from '../../src/orbit/nearby-engine.ts'
 import { emptyTable, fillTable, hermiteWeights, interpolateState } from '../../src/orbit/position-table.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
+import { lookAngles } from '../../src/orbit/sky.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 
 let catalog: Catalog
@@ -83,6 +84,66 @@ describe('NearbyEngine', () => {
     const plain = findNearby(catalog, query)
     expect(plain.entries.length).toBeGreaterThan(5)
     expectSameAnswer(plain, engine.find(catalog, query), query)
+  })
+
+  test('the declination prefilter loses no one: poles, equator, the highest and lowest observers, low and steep thresholds', () => {
+    const engine = new NearbyEngine({ defer: () => {} })
+    const instant = new Date(Date.UTC(2026, 4, 31, 5, 17, 3, 250))
+    let compared = 0
+    for (const latitudeDeg of [-90, -64.2, -0.3, 0, 23.44, 53.1, 89.99, 90]) {
+      for (const [altitudeM, minElevationDeg] of [
+        [-1000, 10],
+        [100_000, 10],
+        [0, 10.0001],
+        [2000, 75],
+      ] as const) {
+        const query: NearbyQuery = { observer: { latitudeDeg, longitudeDeg: 17.5, altitudeM }, instant, minElevationDeg, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false }
+        const plain = findNearby(catalog, query)
+        const fast = engine.find(catalog, query)
+        expectSameAnswer(plain, fast, query)
+        expect(fast.entries.length).toBe(plain.entries.length)
+        compared += plain.entries.length
+      }
+    }
+    expect(compared).toBeGreaterThan(1_000)
+  })
+
+  test('the prefilter keeps a satellite due north or south of the observer just above the threshold, at every height', () => {
+    // The edge of the declination band: the observer on the satellite's meridian, as far away as the threshold allows.
+    const engine = new NearbyEngine({ defer: () => {} })
+    const instant = new Date(Date.UTC(2026, 4, 31, 7, 3, 41, 600))
+    const gmst = siderealTimeRad(instant)
+    const byBand = new Map<number, number>()
+    let checked = 0
+    for (let i = 0; i < catalog.size; i++) {
+      const position = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, instant, gmst)
+      if (!position.ok) continue
+      // A few satellites per 500 km of height, so LEO, MEO, GEO and HEO all take part.
+      const band = Math.floor(position.state.altitudeKm / 500)
+      if ((byBand.get(band) ?? 0) >= 3) continue
+      byBand.set(band, (byBand.get(band) ?? 0) + 1)
+      for (const minElevationDeg of [10, 60]) {
+        for (const side of [1, -1]) {
+          const at = (offsetDeg: number) => ({ latitudeDeg: position.state.latitudeDeg + side * offsetDeg, longitudeDeg: position.state.longitudeDeg, altitudeM: 0 })
+          // Elevation falls as the observer moves away along the meridian: bisect to just above the threshold.
+          let near = 0
+          let far = 90
+          for (let k = 0; k < 60; k++) {
+            const mid = (near + far) / 2
+            const o = at(mid)
+            if (Math.abs(o.latitudeDeg) <= 90 && lookAngles(o, position.state.eciKm, gmst).elevationDeg >= minElevationDeg + 1e-4) near = mid
+            else far = mid
+          }
+          const observer = at(near)
+          if (near === 0 || lookAngles(observer, position.state.eciKm, gmst).elevationDeg < minElevationDeg) continue
+          const query: NearbyQuery = { observer, instant, minElevationDeg, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false }
+          expect(engine.find(catalog, query).entries.map((e) => e.satellite.noradId)).toContain(catalog.satellites[i]!.noradId)
+          checked++
+        }
+      }
+    }
+    expect(byBand.size).toBeGreaterThan(12)
+    expect(checked).toBeGreaterThan(100)
   })
 
   test('at a grid instant the answer is SGP4 itself, to the last bit', () => {
