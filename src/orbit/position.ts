@@ -66,7 +66,7 @@ export function eciToGeodeticFast(eci: Vector3, gmstRad: number): Geodetic {
   const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
   // Within ~100 km of the axis the tangent form loses its footing (Bowring's denominator can vanish).
   if (R < NEAR_AXIS_KM) return eciToGeodeticNearAxis(eci, gmstRad, R)
-  const longitude = ((((Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI
+  const longitude = longitudeRad(eci, gmstRad)
   // Bowring's approximation (within ~1e-9 rad from the ground to beyond GEO) as the first estimate.
   const tanBeta = (eci.z * WGS84_A_KM) / (R * WGS84_B_KM)
   const cosBeta = 1 / Math.sqrt(1 + tanBeta * tanBeta)
@@ -87,12 +87,31 @@ export function eciToGeodeticFast(eci: Vector3, gmstRad: number): Geodetic {
   return { latitude: Math.atan(tanLat), longitude, height: R * Math.sqrt(1 + tanLat * tanLat) - WGS84_A_KM * C }
 }
 
+const TWO_PI = 2 * Math.PI
+
+/**
+ * `x % (2π)`, bit for bit, without the floating-point remainder (a library
+ * call, the slowest step of a geodetic conversion) where it is not needed: below
+ * 2π in magnitude x is its own remainder, and from 2π to 4π the subtraction is
+ * exact (Sterbenz), so it equals the remainder.
+ */
+export function remainderTwoPi(x: number): number {
+  if (x > -TWO_PI && x < TWO_PI) return x
+  if (x >= TWO_PI && x < 2 * TWO_PI) return x - TWO_PI
+  return x % TWO_PI
+}
+
+/** Earth-fixed longitude of a TEME position, radians in [-π, π): satellite.js's `eciToGeodetic` formula. */
+function longitudeRad(eci: Vector3, gmstRad: number): number {
+  return remainderTwoPi(remainderTwoPi(Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) + TWO_PI) - Math.PI
+}
+
 /** Distance from the Earth's axis (km) below which `eciToGeodeticFast` iterates on the latitude itself. */
 const NEAR_AXIS_KM = 100
 
 /** `eciToGeodeticFast` near the axis: the same iteration on the latitude, as satellite.js runs it. */
 function eciToGeodeticNearAxis(eci: Vector3, gmstRad: number, R: number): Geodetic {
-  const longitude = ((((Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) % (2 * Math.PI)) + 2 * Math.PI) % (2 * Math.PI)) - Math.PI
+  const longitude = longitudeRad(eci, gmstRad)
   let latitude = Math.atan2(eci.z, R)
   let C = 0
   for (let k = 0; k < 20; k++) {

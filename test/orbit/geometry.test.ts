@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { eciToGeodetic, sunPos, jday } from 'satellite.js'
-import { eciToGeodeticFast, type Vector3 } from '../../src/orbit/position.ts'
+import { eciToGeodeticFast, remainderTwoPi, type Vector3 } from '../../src/orbit/position.ts'
 import { isSunlit, sunlightTest } from '../../src/orbit/sky.ts'
 
 /** A point at `radiusKm` from the Earth's centre in the direction (lat, lon), radians. */
@@ -89,5 +89,20 @@ describe('sunlightTest', () => {
       }
     }
     expect([...seen].sort()).toEqual([false, true])
+  })
+})
+
+describe('remainderTwoPi', () => {
+  test('is the % operator, bit for bit, signed zeros included', () => {
+    const twoPi = 2 * Math.PI
+    const edges = [0, -0, twoPi, -twoPi, 2 * twoPi, -2 * twoPi, Math.PI, -Math.PI, 1e-300, 1e300, Number.EPSILON]
+    const near = edges.flatMap((x) => [x, x * (1 + Number.EPSILON), x * (1 - Number.EPSILON), -x])
+    for (const x of near) expect(Object.is(remainderTwoPi(x), x % twoPi)).toBe(true)
+    fc.assert(
+      fc.property(fc.double({ min: -40, max: 40, noNaN: true }), (x) => {
+        expect(Object.is(remainderTwoPi(x), x % twoPi)).toBe(true)
+      }),
+      { numRuns: 50_000 },
+    )
   })
 })
