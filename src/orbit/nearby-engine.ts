@@ -10,7 +10,7 @@
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
-import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, type SatelliteState, siderealTimeRad, speedKmH, type Vector3 } from './position.ts'
+import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
   fillTable,
@@ -282,11 +282,12 @@ export class NearbyEngine {
     const entries: NearbyEntry[] = []
 
     /**
-     * The full treatment of one satellite above the threshold, given its state
-     * (TEME) and its topocentric vector (Earth-fixed, km): look angles as
-     * satellite.js's `ecfToLookAngles` computes them, then the filters.
+     * The full treatment of one satellite above the threshold, given its TEME
+     * position, the square of its TEME speed (km²/s²) and its topocentric
+     * vector (Earth-fixed, km): look angles as satellite.js's `ecfToLookAngles`
+     * computes them, then the filters.
      */
-    const consider = (i: number, eciKm: Vector3, velocityKmS: Vector3, dx: number, dy: number, dz: number) => {
+    const consider = (i: number, eciKm: Vector3, speed2: number, dx: number, dy: number, dz: number) => {
       const south = sinLat * cosLon * dx + sinLat * sinLon * dy - cosLat * dz
       const east = -sinLon * dx + cosLon * dy
       const zenith = cosLat * cosLon * dx + cosLat * sinLon * dy + sinLat * dz
@@ -301,15 +302,19 @@ export class NearbyEngine {
       const sunlit = isSunlit(eciKm)
       const visible = sunlit && sky.darkEnough
       if (query.visibleOnly && !visible) return
-      const state: SatelliteState = {
-        eciKm,
-        velocityKmS,
+      entries.push({
+        satellite: catalog.satellites[i]!,
         latitudeDeg: geo.latitude * RAD_TO_DEG,
         longitudeDeg: geo.longitude * RAD_TO_DEG,
         altitudeKm: geo.height,
-        speedKmH: speedKmH(velocityKmS),
-      }
-      entries.push({ satellite: catalog.satellites[i]!, state, look: { azimuthDeg, elevationDeg, rangeKm }, sunlit, visible })
+        // As speedKmH() computes it.
+        speedKmH: Math.sqrt(speed2) * 3600,
+        azimuthDeg,
+        elevationDeg,
+        rangeKm,
+        sunlit,
+        visible,
+      })
     }
 
     const gridMs = NearbyEngine.gridBefore(t)
@@ -341,7 +346,7 @@ export class NearbyEngine {
       const p = { x: s[0]!, y: s[1]!, z: s[2]! }
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, { x: s[3]!, y: s[4]!, z: s[5]! }, dx, dy, p.z - o.z)
+      consider(i, p, s[3]! * s[3]! + s[4]! * s[4]! + s[5]! * s[5]!, dx, dy, p.z - o.z)
     }
     for (let k = 0; k < exact.length; k++) {
       const i = exact[k]!
@@ -361,7 +366,8 @@ export class NearbyEngine {
       const p = result.state.eciKm
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, result.state.velocityKmS, dx, dy, p.z - o.z)
+      const v = result.state.velocityKmS
+      consider(i, p, v.x * v.x + v.y * v.y + v.z * v.z, dx, dy, p.z - o.z)
     }
     return { sky, entries: byElevation(entries) }
   }

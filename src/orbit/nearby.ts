@@ -1,7 +1,7 @@
 /** Which satellites are above an observer: the whole-catalogue search behind /nearby. */
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
-import { positionAt, type SatelliteState, siderealTimeRad } from './position.ts'
-import { isSunlit, type LookAngles, lookAngles, type Observer, type SkyConditions, skyConditions } from './sky.ts'
+import { positionAt, siderealTimeRad } from './position.ts'
+import { isSunlit, lookAngles, type Observer, type SkyConditions, skyConditions } from './sky.ts'
 
 export interface NearbyQuery {
   observer: Observer
@@ -14,10 +14,18 @@ export interface NearbyQuery {
   visibleOnly: boolean
 }
 
+/** One satellite of an answer, flat (one object per row: answers run to hundreds of rows). */
 export interface NearbyEntry {
   satellite: Satellite
-  state: SatelliteState
-  look: LookAngles
+  latitudeDeg: number
+  longitudeDeg: number
+  /** Height above the WGS84 ellipsoid, km. */
+  altitudeKm: number
+  /** Magnitude of the TEME velocity, km/h. */
+  speedKmH: number
+  azimuthDeg: number
+  elevationDeg: number
+  rangeKm: number
   sunlit: boolean
   /** Sunlit, above the threshold, and the observer's sky dark enough. */
   visible: boolean
@@ -51,7 +59,8 @@ export function findNearby(catalog: Catalog, query: NearbyQuery): NearbyResult {
     const sunlit = isSunlit(position.state.eciKm, sky.sunAu)
     const visible = sunlit && sky.darkEnough
     if (query.visibleOnly && !visible) continue
-    entries.push({ satellite, state: position.state, look, sunlit, visible })
+    const { latitudeDeg, longitudeDeg, altitudeKm, speedKmH } = position.state
+    entries.push({ satellite, latitudeDeg, longitudeDeg, altitudeKm, speedKmH, ...look, sunlit, visible })
   }
   return { sky, entries: byElevation(entries) }
 }
@@ -67,7 +76,7 @@ export function byElevation(entries: NearbyEntry[]): NearbyEntry[] {
   const elevation = new Float64Array(n)
   const id = new Float64Array(n)
   for (let i = 0; i < n; i++) {
-    elevation[i] = entries[i]!.look.elevationDeg
+    elevation[i] = entries[i]!.elevationDeg
     id[i] = entries[i]!.satellite.noradId
   }
   /** Whether entry x comes before entry y. */

@@ -6,7 +6,7 @@ import { byElevation, type NearbyEntry } from '../../src/orbit/nearby.ts'
 
 /** Just the two keys the order reads. */
 function entry(elevationDeg: number, noradId: number): NearbyEntry {
-  return { satellite: { noradId } as Satellite, look: { elevationDeg, azimuthDeg: 0, rangeKm: 0 } } as NearbyEntry
+  return { satellite: { noradId } as Satellite, elevationDeg } as NearbyEntry
 }
 
 describe('byElevation', () => {
@@ -16,9 +16,9 @@ describe('byElevation', () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(elevations, fc.integer({ min: 1, max: 99_999 })), { maxLength: 300 }), (keys) => {
         const entries = keys.map(([elevation, id]) => entry(elevation, id))
-        const expected = [...entries].sort((a, b) => b.look.elevationDeg - a.look.elevationDeg || a.satellite.noradId - b.satellite.noradId)
+        const expected = [...entries].sort((a, b) => b.elevationDeg - a.elevationDeg || a.satellite.noradId - b.satellite.noradId)
         const sorted = byElevation(entries)
-        expect(sorted.map((e) => [e.look.elevationDeg, e.satellite.noradId])).toEqual(expected.map((e) => [e.look.elevationDeg, e.satellite.noradId]))
+        expect(sorted.map((e) => [e.elevationDeg, e.satellite.noradId])).toEqual(expected.map((e) => [e.elevationDeg, e.satellite.noradId]))
         // A permutation of the same objects.
         expect(new Set(sorted)).toEqual(new Set(entries))
       }),

@@ -45,16 +45,16 @@ export const NearbyResponseSchema = t.Object({
 })
 
 export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean) {
-  const { satellite, state, look } = entry
+  const { satellite } = entry
   const basic = {
     noradId: satellite.noradId,
     name: satellite.name,
     labels: satellite.labels,
-    altitude: state.altitudeKm,
-    velocityKmHs: state.speedKmH,
-    elevation: look.elevationDeg,
-    azimuth: look.azimuthDeg,
-    range: look.rangeKm,
+    altitude: entry.altitudeKm,
+    velocityKmHs: entry.speedKmH,
+    elevation: entry.elevationDeg,
+    azimuth: entry.azimuthDeg,
+    range: entry.rangeKm,
     visible: entry.visible,
     observerDaytime,
     satelliteSunlit: entry.sunlit,
@@ -63,7 +63,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
   if (!extended) return basic
   return {
     ...basic,
-    geoposition: { latitude: state.latitudeDeg, longitude: state.longitudeDeg },
+    geoposition: { latitude: entry.latitudeDeg, longitude: entry.longitudeDeg },
     orbitalParams: satellite.orbitalParams,
   }
 }
