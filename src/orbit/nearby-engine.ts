@@ -10,7 +10,7 @@
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
-import { eciToGeodeticFast, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
   fillTable,
@@ -297,16 +297,17 @@ export class NearbyEngine {
       let azimuthDeg = (Math.atan2(-east, south) + Math.PI) * RAD_TO_DEG
       if (azimuthDeg >= 360) azimuthDeg -= 360
       if (!inAzimuthWindow(azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) return
-      const geo = eciToGeodeticFast(eciKm, gmst)
-      if (!(geo.height >= 0 && geo.height <= MAX_HEIGHT_KM)) return
+      const altitudeKm = geodeticHeightKm(eciKm)
+      if (!(altitudeKm >= 0 && altitudeKm <= MAX_HEIGHT_KM)) return
       const sunlit = isSunlit(eciKm)
       const visible = sunlit && sky.darkEnough
       if (query.visibleOnly && !visible) return
+      const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
       entries.push({
         satellite: catalog.satellites[i]!,
-        latitudeDeg: geo.latitude * RAD_TO_DEG,
-        longitudeDeg: geo.longitude * RAD_TO_DEG,
-        altitudeKm: geo.height,
+        latitudeDeg: geo && geo.latitude * RAD_TO_DEG,
+        longitudeDeg: geo && geo.longitude * RAD_TO_DEG,
+        altitudeKm,
         // As speedKmH() computes it.
         speedKmH: Math.sqrt(speed2) * 3600,
         azimuthDeg,

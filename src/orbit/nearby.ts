@@ -12,13 +12,16 @@ export interface NearbyQuery {
   azimuthFromDeg: number
   azimuthToDeg: number
   visibleOnly: boolean
+  /** Fill each entry's latitude and longitude (the extended answer shows them; the plain loop always does). */
+  geoposition?: boolean
 }
 
 /** One satellite of an answer, flat (one object per row: answers run to hundreds of rows). */
 export interface NearbyEntry {
   satellite: Satellite
-  latitudeDeg: number
-  longitudeDeg: number
+  /** With `geoposition` in the query. */
+  latitudeDeg?: number
+  longitudeDeg?: number
   /** Height above the WGS84 ellipsoid, km. */
   altitudeKm: number
   /** Magnitude of the TEME velocity, km/h. */

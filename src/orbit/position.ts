@@ -66,25 +66,41 @@ export function eciToGeodeticFast(eci: Vector3, gmstRad: number): Geodetic {
   const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
   // Within ~100 km of the axis the tangent form loses its footing (Bowring's denominator can vanish).
   if (R < NEAR_AXIS_KM) return eciToGeodeticNearAxis(eci, gmstRad, R)
-  const longitude = longitudeRad(eci, gmstRad)
+  const tanLat = tanLatitude(eci.z, R)
+  return { latitude: Math.atan(tanLat), longitude: longitudeRad(eci, gmstRad), height: heightKm(R, tanLat) }
+}
+
+/** `eciToGeodeticFast(eci, …).height` alone, without the arctangents the latitude and longitude cost. */
+export function geodeticHeightKm(eci: Vector3): number {
+  const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
+  if (R < NEAR_AXIS_KM) return eciToGeodeticNearAxis(eci, 0, R).height
+  return heightKm(R, tanLatitude(eci.z, R))
+}
+
+/** tan(geodetic latitude) of a point `z` km above the equatorial plane and `R` km from the axis. */
+function tanLatitude(z: number, R: number): number {
   // Bowring's approximation (within ~1e-9 rad from the ground to beyond GEO) as the first estimate.
-  const tanBeta = (eci.z * WGS84_A_KM) / (R * WGS84_B_KM)
+  const tanBeta = (z * WGS84_A_KM) / (R * WGS84_B_KM)
   const cosBeta = 1 / Math.sqrt(1 + tanBeta * tanBeta)
   const sinBeta = tanBeta * cosBeta
-  let tanLat =
-    (eci.z + WGS84_EP2 * WGS84_B_KM * sinBeta * sinBeta * sinBeta) / (R - WGS84_E2 * WGS84_A_KM * cosBeta * cosBeta * cosBeta)
-  let C = 0
+  let tanLat = (z + WGS84_EP2 * WGS84_B_KM * sinBeta * sinBeta * sinBeta) / (R - WGS84_E2 * WGS84_A_KM * cosBeta * cosBeta * cosBeta)
   for (let k = 0; k < 20; k++) {
-    const secLat = Math.sqrt(1 + tanLat * tanLat)
-    const sinLat = tanLat / secLat
-    C = 1 / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
-    const next = (eci.z + WGS84_A_KM * C * WGS84_E2 * sinLat) / R
+    const sinLat = tanLat / Math.sqrt(1 + tanLat * tanLat)
+    const C = 1 / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
+    const next = (z + WGS84_A_KM * C * WGS84_E2 * sinLat) / R
     // A change of latitude below 1e-15 rad (d latitude = d tan / sec²).
     const converged = Math.abs(next - tanLat) < 1e-15 * (1 + tanLat * tanLat)
     tanLat = next
     if (converged) break
   }
-  return { latitude: Math.atan(tanLat), longitude, height: R * Math.sqrt(1 + tanLat * tanLat) - WGS84_A_KM * C }
+  return tanLat
+}
+
+/** Height above the ellipsoid (km) at geodetic latitude atan(tanLat), `R` km from the axis. */
+function heightKm(R: number, tanLat: number): number {
+  const secLat = Math.sqrt(1 + tanLat * tanLat)
+  const sinLat = tanLat / secLat
+  return R * secLat - WGS84_A_KM / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
 }
 
 const TWO_PI = 2 * Math.PI

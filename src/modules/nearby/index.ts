@@ -42,6 +42,7 @@ export function nearbyAnswer(
     azimuthFromDeg: query['azimuth-range-from'],
     azimuthToDeg: query['azimuth-range-to'],
     visibleOnly: query['visible-only'],
+    geoposition: query.mode === 'extended',
   })
   const extended = query.mode === 'extended'
   return {

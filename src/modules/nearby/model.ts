@@ -63,7 +63,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
   if (!extended) return basic
   return {
     ...basic,
-    geoposition: { latitude: entry.latitudeDeg, longitude: entry.longitudeDeg },
+    geoposition: { latitude: entry.latitudeDeg!, longitude: entry.longitudeDeg! },
     orbitalParams: satellite.orbitalParams,
   }
 }
