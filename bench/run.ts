@@ -29,6 +29,8 @@ interface Measure {
   p50Ms: number
   p99Ms: number
   connections: number
+  /** The service's highest RSS while the row ran (sampled every 100 ms), MB. */
+  rssPeakMb: number
 }
 
 /** Milliseconds from a wrk latency figure such as `1.23ms`, `850.00us` or `1.02s`. */
@@ -39,7 +41,7 @@ function toMs(text: string): number {
   return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm']
 }
 
-async function wrk(name: string, url: string, opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string> } = {}): Promise<Measure> {
+async function wrk(pid: number, name: string, url: string, opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string> } = {}): Promise<Measure> {
   const connections = opts.connections ?? 8
   const cmd = ['wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '--timeout', '10s']
   for (const h of opts.headers ?? []) cmd.push('-H', h)
@@ -49,15 +51,20 @@ async function wrk(name: string, url: string, opts: { connections?: number; head
   const warmup = cmd.map((part) => (part === `-d${duration}s` ? '-d1s' : part))
   await Bun.spawn(warmup, { stdout: 'ignore', stderr: 'ignore', env: { ...process.env, ...opts.env } }).exited
   const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...opts.env } })
+  let rssPeakMb = rssMb(pid)
+  const sampler = setInterval(() => {
+    rssPeakMb = Math.max(rssPeakMb, rssMb(pid))
+  }, 100)
   const out = await new Response(proc.stdout).text()
   await proc.exited
+  clearInterval(sampler)
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '')
   const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '')
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)
   if (non2xx) console.error(`  ${name}: ${non2xx[1]} non-2xx/3xx answers`)
-  const measure = { name, rps, p50Ms: p50, p99Ms: p99, connections }
-  console.error(`  ${name.padEnd(34)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms`)
+  const measure = { name, rps, p50Ms: p50, p99Ms: p99, connections, rssPeakMb }
+  console.error(`  ${name.padEnd(34)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  RSS ≤ ${rssPeakMb.toFixed(0)} MB`)
   return measure
 }
 
@@ -128,19 +135,22 @@ async function suite(label: string, extraArgs: string[]) {
   const base = `http://127.0.0.1:${server.port}`
   const listEtag = (await fetch(`${base}/api/v1/satellites`)).headers.get('etag')!
   const nearby = (extra: string) => ({ lua: nearbyScript, env: { NEARBY_PATH: '/api/v1/satellites/nearby', NEARBY_EXTRA: extra } })
+  const plainLoop = { lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }
+  const row = (name: string, url: string, opts?: Parameters<typeof wrk>[3]) => wrk(server.pid, name, url, opts)
+  // The two plain-loop rows run together, before the service's own /nearby rows.
   const results: Measure[] = [
-    await wrk('hello world', `${base}/bench/hello`),
-    await wrk('healthcheck', `${base}/api/v1/service/healthcheck`),
-    await wrk('geoposition (ISS, now)', `${base}/api/v1/satellites/25544/geoposition`),
-    await wrk('iss', `${base}/api/v1/satellites/iss`),
-    await wrk('list 200 (gzip)', `${base}/api/v1/satellites`, { headers: ['Accept-Encoding: gzip'] }),
-    await wrk('list 304', `${base}/api/v1/satellites`, { headers: [`If-None-Match: ${listEtag}`] }),
-    await wrk('plain loop nearby (random observer)', base, { lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }),
-    await wrk('nearby basic (random observer)', base, nearby('')),
-    await wrk('nearby extended (random observer)', base, nearby('&mode=extended')),
-    await wrk('nearby visible-only (random observer)', base, nearby('&visible-only=true')),
-    await wrk('plain loop nearby, 1 connection', base, { connections: 1, lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }),
-    await wrk('nearby basic, 1 connection', base, { connections: 1, ...nearby('') }),
+    await row('hello world', `${base}/bench/hello`),
+    await row('healthcheck', `${base}/api/v1/service/healthcheck`),
+    await row('geoposition (ISS, now)', `${base}/api/v1/satellites/25544/geoposition`),
+    await row('iss', `${base}/api/v1/satellites/iss`),
+    await row('list 200 (gzip)', `${base}/api/v1/satellites`, { headers: ['Accept-Encoding: gzip'] }),
+    await row('list 304', `${base}/api/v1/satellites`, { headers: [`If-None-Match: ${listEtag}`] }),
+    await row('plain loop nearby (random observer)', base, plainLoop),
+    await row('plain loop nearby, 1 connection', base, { connections: 1, ...plainLoop }),
+    await row('nearby basic (random observer)', base, nearby('')),
+    await row('nearby extended (random observer)', base, nearby('&mode=extended')),
+    await row('nearby visible-only (random observer)', base, nearby('&visible-only=true')),
+    await row('nearby basic, 1 connection', base, { connections: 1, ...nearby('') }),
   ]
   const rss = rssMb(server.pid)
   await server.stop()
@@ -157,8 +167,10 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
   const plainOne = by('plain loop nearby, 1 connection')
   const rows = s.results.map(
     (r) =>
-      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.rps / plain.rps).toFixed(1)}× | ${(r.rps / hello.rps).toFixed(3)} |`,
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.rps / plain.rps).toFixed(1)}× | ${(r.rps / hello.rps).toFixed(3)} | ${r.rssPeakMb.toFixed(0)} |`,
   )
+  // The service's own rows (not the bench-only hello world and plain loop).
+  const serviceRssPeak = Math.max(...s.results.filter((r) => r.name !== 'hello world' && !r.name.startsWith('plain loop')).map((r) => r.rssPeakMb))
   const at30k = s.label.startsWith('30k')
   // Issue 4's goals are for the 12k snapshot, except the throughput ratio, which has its own 30k goal.
   const mark = (ok: boolean) => (ok ? 'met' : 'missed')
@@ -172,12 +184,13 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
     ['list-304 throughput vs the healthcheck', `${(by('list 304').rps / health.rps).toFixed(2)}×`, goal('≥ 0.7×', by('list 304').rps / health.rps >= 0.7)],
     ['startup to healthy (median of 7)', `${s.startup.toFixed(0)} ms`, goal('≤ 150 ms', s.startup <= 150)],
     ['RSS after the benchmark', `${s.rss.toFixed(0)} MB`, goal('≤ 150 MB', s.rss <= 150)],
+    ['highest RSS while the service\'s own routes were under load', `${serviceRssPeak.toFixed(0)} MB`, goal('≤ 150 MB', serviceRssPeak <= 150)],
   ]
   return [
     `### ${s.label}`,
     '',
-    '| endpoint | connections | requests/s | p50 ms | p99 ms | vs plain loop | vs hello world |',
-    '|---|---|---|---|---|---|---|',
+    '| endpoint | connections | requests/s | p50 ms | p99 ms | vs plain loop | vs hello world | RSS peak MB |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '| measure | result | goal (issue 4) |',
@@ -199,6 +212,7 @@ const report = [
   `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
   'Each nearby request asks for a different random observer (bench/random-observer.lua).',
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
+  "RSS peak: the service's highest resident memory while the row ran, sampled every 100 ms; the plain-loop rows (the bench's own comparison route, whose garbage is the heaviest) run before the service's /nearby rows.",
   '',
   ...suites.map(ratioTable),
   '',
