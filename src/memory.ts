@@ -18,7 +18,7 @@ export interface Activity {
 }
 
 /** Above what the last full collection left, RSS may grow by this much before the next full one. */
-export const HEADROOM_BYTES = 32 * 2 ** 20
+export const HEADROOM_BYTES = 16 * 2 ** 20
 
 export interface MemoryTrimOptions {
   /** Resident memory now, bytes. */
