@@ -119,8 +119,8 @@ export function fullSatrec(elements: ElementSet): SatRec {
 
 /**
  * A near-earth record without the ~55 deep-space terms (zero for it, and read
- * by satellite.js's sgp4 only when `method === 'd'`): a literal of the fields
- * its near-earth path and our code read, in one order, so every near-earth
+ * by satellite.js's sgp4 only when `method === 'd'`): a literal of every other
+ * field satellite.js gives the record, in one order, so every near-earth
  * record shares one shape and keeps its fields inline. Less than half the
  * memory of the full record (~1 KB × the catalogue); the same results, bit for
  * bit (tested over the whole catalogue). Deep-space records stay whole.

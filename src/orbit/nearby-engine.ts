@@ -1,16 +1,17 @@
 /**
  * The fast path behind /nearby: position tables on a fixed time grid, shared by
  * every request, and cubic Hermite interpolation between the two tables around
- * the requested instant. A request costs one multiply-add pass over flat arrays
- * plus exact look angles for the satellites it returns, instead of SGP4 for the
- * whole catalogue. At a grid instant the answer is SGP4's own; between grid
+ * the requested instant. A request costs one multiply-add pass over flat arrays,
+ * through the satellites its visibility cone can reach (declination cells per
+ * radius band), plus exact look angles for the satellites it returns, instead
+ * of SGP4 for the whole catalogue. At a grid instant the answer is SGP4's own; between grid
  * instants the interpolation error is far below a metre (checked against the
  * plain loop in the tests).
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
-import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, speedKmHFromSquare, type Vector3 } from './position.ts'
 import {
   emptyTable,
   fillTable,
@@ -308,8 +309,7 @@ export class NearbyEngine {
         latitudeDeg: geo && geo.latitude * RAD_TO_DEG,
         longitudeDeg: geo && geo.longitude * RAD_TO_DEG,
         altitudeKm,
-        // As speedKmH() computes it.
-        speedKmH: Math.sqrt(speed2) * 3600,
+        speedKmH: speedKmHFromSquare(speed2),
         azimuthDeg,
         elevationDeg,
         rangeKm,
