@@ -10,8 +10,8 @@
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
-import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, speedKmHFromSquare, type Vector3 } from './position.ts'
+import { byElevation, findNearby, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
+import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
   fillTable,
@@ -35,19 +35,40 @@ export const TABLE_STEP_MS = 10_000
 const MAX_ROUGHNESS_KM_S = 1e-3
 const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85]
 const CHECK_TOLERANCE_KM = 0.0005
+/** Spacing of the search for a position inside an interval whose ends have none. */
+const FLICKER_STEP_MS = 500
 /** A rough path may stray between check points by this factor of what they showed, plus this slack. */
 const ROUGH_SAFETY = 10
 const ROUGH_SLACK_KM = 1
 /** Satellites propagated per slice when a table is filled ahead of need. */
 const SLICE = 1000
 const RAD_TO_DEG = 180 / Math.PI
+/**
+ * An interpolated row whose elevation (or azimuth, in a window) is within the
+ * angle this distance subtends of the threshold (or a window bound) is
+ * propagated exactly, so the answer lists the same satellites as SGP4 would:
+ * 20× the interpolation error a smooth path may have (CHECK_TOLERANCE_KM).
+ */
+const EDGE_KM = 0.01
+/** The scan reaches this far below the threshold, for rows the exact check may keep (EDGE_KM at 10 km of range). */
+const SCAN_SLACK_DEG = 0.06
 
 export interface NearbyEngineOptions {
   /** Tables kept per catalogue (oldest dropped first). */
   maxTables?: number
   /** Runs a function later, off the current request (setTimeout in the service). */
   defer?: (fn: () => void) => void
+  /**
+   * The first request for an interval whose tables are not ready is answered
+   * by the plain loop (one propagation of the catalogue, where the tables
+   * would cost two and the classification); a second request for it builds
+   * them. So scattered one-off `time` values cost no more than the plain loop.
+   */
+  plainForOneOffs?: boolean
 }
+
+/** Intervals remembered as asked for once, per catalogue (the oldest forgotten first). */
+const MAX_ASKED_ONCE = 256
 
 /** What the whole-catalogue scan needs to know about one request. */
 interface Scan {
@@ -171,6 +192,27 @@ function bandsOf(a: PositionTable, b: PositionTable, smooth: Uint8Array): Band[]
   return bands
 }
 
+/**
+ * Satellite `i`'s speed (km/s) between two tables: the two ends' speeds blended
+ * with the velocity weights. Blending the velocity vectors instead shortens
+ * them by the turn between the ends (~0.45 km/h in LEO); blending the speeds
+ * stays within ~0.03 km/h of SGP4 (a median of 0.0003) for interpolated paths.
+ */
+function interpolatedSpeedKmS(a: PositionTable, b: PositionTable, i: number, w: Float64Array): number {
+  const speed = (t: PositionTable) => {
+    const v = t.velocityKmS
+    const j = 3 * i
+    return Math.sqrt(v[j]! * v[j]! + v[j + 1]! * v[j + 1]! + v[j + 2]! * v[j + 2]!)
+  }
+  return w[5]! * speed(a) + w[7]! * speed(b)
+}
+
+/** The angle between two azimuths, degrees in [0, 180]. */
+function angleBetween(aDeg: number, bDeg: number): number {
+  const d = Math.abs(aDeg - bDeg) % 360
+  return d > 180 ? 360 - d : d
+}
+
 interface Interval {
   a: PositionTable
   b: PositionTable
@@ -195,9 +237,36 @@ export class NearbyEngine {
   private readonly maxTables: number
   private readonly defer: (fn: () => void) => void
 
-  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0) }: NearbyEngineOptions = {}) {
+  private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
+  private readonly plainForOneOffs: boolean
+
+  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0), plainForOneOffs = true }: NearbyEngineOptions = {}) {
     this.maxTables = maxTables
     this.defer = defer
+    this.plainForOneOffs = plainForOneOffs
+  }
+
+  /** Whether the tables an instant needs are filled (the interval's two, or the one at a grid instant). */
+  private ready(catalog: Catalog, gridMs: number, onGrid: boolean): boolean {
+    const tables = this.tables.get(catalog)
+    const complete = (ms: number) => {
+      const table = tables?.get(ms)
+      return table !== undefined && isComplete(catalog, table)
+    }
+    return complete(gridMs) && (onGrid || complete(gridMs + TABLE_STEP_MS))
+  }
+
+  /** True the first time an interval is asked for (remembering it), false after. */
+  private firstAsk(catalog: Catalog, gridMs: number): boolean {
+    let asked = this.askedOnce.get(catalog)
+    if (!asked) {
+      asked = new Set()
+      this.askedOnce.set(catalog, asked)
+    }
+    if (asked.has(gridMs)) return false
+    if (asked.size >= MAX_ASKED_ONCE) asked.delete(asked.values().next().value!)
+    asked.add(gridMs)
+    return true
   }
 
   /** The table at grid instant `gridMs`, filled completely (synchronously if it has to be). */
@@ -250,8 +319,9 @@ export class NearbyEngine {
           exact.push(i)
           deviationKm.push(deviation)
         }
-      } else if (sa === POSITION || sb === POSITION) {
-        exact.push(i) // gains or loses its position within the interval
+      } else if (sa === POSITION || sb === POSITION || this.hasPositionWithin(catalog, a, b, i)) {
+        // Gains or loses its position within the interval (decayed elements can flicker for seconds).
+        exact.push(i)
         deviationKm.push(Number.POSITIVE_INFINITY)
       }
     }
@@ -260,6 +330,9 @@ export class NearbyEngine {
 
   find(catalog: Catalog, query: NearbyQuery): NearbyResult {
     const t = query.instant.getTime()
+    const gridMs = NearbyEngine.gridBefore(t)
+    const onGrid = t === gridMs
+    if (this.plainForOneOffs && !this.ready(catalog, gridMs, onGrid) && this.firstAsk(catalog, gridMs)) return findNearby(catalog, query)
     const gmst = siderealTimeRad(query.instant)
     const sky = skyConditions(query.observer, query.instant, gmst)
     if (query.visibleOnly && !sky.darkEnough) return { sky, entries: [] }
@@ -274,29 +347,40 @@ export class NearbyEngine {
     const ux = cosLat * cosLon
     const uy = cosLat * sinLon
     const uz = sinLat
-    const sinMin = Math.sin(query.minElevationDeg / RAD_TO_DEG)
-    // A hair of slack so rounding never drops a satellite the exact test keeps.
-    const sinMin2 = sinMin * sinMin * (1 - 1e-9)
+    const scanMinDeg = Math.max(0, query.minElevationDeg - SCAN_SLACK_DEG)
+    const sinMin = Math.sin(scanMinDeg / RAD_TO_DEG)
+    const sinMin2 = sinMin * sinMin
+    const windowed = !(query.azimuthFromDeg === 0 && query.azimuthToDeg === 360)
     const cosG = Math.cos(gmst)
     const sinG = Math.sin(gmst)
     const isSunlit = sunlightTest(sky.sunAu)
     const entries: NearbyEntry[] = []
 
     /**
-     * The full treatment of one satellite above the threshold, given its TEME
-     * position, the square of its TEME speed (km²/s²) and its topocentric
-     * vector (Earth-fixed, km): look angles as satellite.js's `ecfToLookAngles`
-     * computes them, then the filters.
+     * The full treatment of one satellite near or above the threshold, given
+     * its TEME position, its speed (km/h) and its topocentric vector
+     * (Earth-fixed, km): look angles as satellite.js's `ecfToLookAngles`
+     * computes them, then the filters. An interpolated state (`exact` false)
+     * that lies within EDGE_KM of deciding otherwise is replaced by SGP4's.
      */
-    const consider = (i: number, eciKm: Vector3, speed2: number, dx: number, dy: number, dz: number) => {
+    const consider = (i: number, eciKm: Vector3, speed: number, dx: number, dy: number, dz: number, exact: boolean): void => {
       const south = sinLat * cosLon * dx + sinLat * sinLon * dy - cosLat * dz
       const east = -sinLon * dx + cosLon * dy
       const zenith = cosLat * cosLon * dx + cosLat * sinLon * dy + sinLat * dz
       const rangeKm = Math.sqrt(south * south + east * east + zenith * zenith)
       const elevationDeg = Math.asin(zenith / rangeKm) * RAD_TO_DEG
-      if (elevationDeg < query.minElevationDeg) return
       let azimuthDeg = (Math.atan2(-east, south) + Math.PI) * RAD_TO_DEG
       if (azimuthDeg >= 360) azimuthDeg -= 360
+      if (!exact) {
+        const edgeDeg = (EDGE_KM / rangeKm) * RAD_TO_DEG
+        const nearThreshold = Math.abs(elevationDeg - query.minElevationDeg) < edgeDeg
+        // An azimuth error is the position error over the horizontal distance.
+        const azimuthEdgeDeg = edgeDeg / Math.max(1e-9, Math.cos(elevationDeg / RAD_TO_DEG))
+        const nearWindow =
+          windowed && (angleBetween(azimuthDeg, query.azimuthFromDeg) < azimuthEdgeDeg || angleBetween(azimuthDeg, query.azimuthToDeg) < azimuthEdgeDeg)
+        if (nearThreshold || nearWindow) return considerExactly(i)
+      }
+      if (elevationDeg < query.minElevationDeg) return
       if (!inAzimuthWindow(azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) return
       const altitudeKm = geodeticHeightKm(eciKm)
       if (!(altitudeKm >= 0 && altitudeKm <= MAX_HEIGHT_KM)) return
@@ -309,7 +393,7 @@ export class NearbyEngine {
         latitudeDeg: geo && geo.latitude * RAD_TO_DEG,
         longitudeDeg: geo && geo.longitude * RAD_TO_DEG,
         altitudeKm,
-        speedKmH: speedKmHFromSquare(speed2),
+        speedKmH: speed,
         azimuthDeg,
         elevationDeg,
         rangeKm,
@@ -318,8 +402,16 @@ export class NearbyEngine {
       })
     }
 
-    const gridMs = NearbyEngine.gridBefore(t)
-    const onGrid = t === gridMs
+    /** SGP4 for satellite `i` at the requested instant, then the full treatment. */
+    const considerExactly = (i: number): void => {
+      const result = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, query.instant, gmst)
+      if (!result.ok) return
+      const p = result.state.eciKm
+      const dx = p.x * cosG + p.y * sinG - o.x
+      const dy = -p.x * sinG + p.y * cosG - o.y
+      consider(i, p, result.state.speedKmH, dx, dy, p.z - o.z, true)
+    }
+
     // On the grid the table holds SGP4's own answer; between grid instants, Hermite weights.
     const { a, b, bands, exact, deviationKm } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
     const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
@@ -331,7 +423,7 @@ export class NearbyEngine {
     const rhoKm = Math.sqrt(o.x * o.x + o.y * o.y + o.z * o.z)
     const geocentricLatDeg = Math.asin(o.z / rhoKm) * RAD_TO_DEG
     const tiltDeg = Math.abs(query.observer.latitudeDeg - geocentricLatDeg)
-    const minGeocentricDeg = query.minElevationDeg - tiltDeg - BAND_SLACK_DEG
+    const minGeocentricDeg = scanMinDeg - tiltDeg - BAND_SLACK_DEG
     for (const band of bands) {
       const reach = (rhoKm * Math.cos(minGeocentricDeg / RAD_TO_DEG)) / (band.radiusKm + BAND_RADIUS_SLACK_KM)
       if (reach >= 1) continue // the whole band is below the threshold
@@ -347,7 +439,7 @@ export class NearbyEngine {
       const p = { x: s[0]!, y: s[1]!, z: s[2]! }
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, s[3]! * s[3]! + s[4]! * s[4]! + s[5]! * s[5]!, dx, dy, p.z - o.z)
+      consider(i, p, interpolatedSpeedKmS(a, b, i, weights) * 3600, dx, dy, p.z - o.z, false)
     }
     for (let k = 0; k < exact.length; k++) {
       const i = exact[k]!
@@ -362,13 +454,7 @@ export class NearbyEngine {
         const marginDeg = Math.asin(Math.min(1, (ROUGH_SAFETY * deviationKm[k]! + ROUGH_SLACK_KM) / rangeKm)) * RAD_TO_DEG
         if (elevationDeg + marginDeg < query.minElevationDeg) continue
       }
-      const result = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, query.instant, gmst)
-      if (!result.ok) continue
-      const p = result.state.eciKm
-      const dx = p.x * cosG + p.y * sinG - o.x
-      const dy = -p.x * sinG + p.y * cosG - o.y
-      const v = result.state.velocityKmS
-      consider(i, p, v.x * v.x + v.y * v.y + v.z * v.z, dx, dy, p.z - o.z)
+      considerExactly(i)
     }
     return { sky, entries: byElevation(entries) }
   }
@@ -392,6 +478,19 @@ export class NearbyEngine {
       worst = Math.max(worst, Math.hypot(out[0]! - p.x, out[1]! - p.y, out[2]! - p.z))
     }
     return worst
+  }
+
+  /**
+   * Whether a satellite without a position at either end has one somewhere in
+   * between, looked for every FLICKER_STEP_MS: SGP4 on long-decayed elements
+   * can wander in and out of a valid position within seconds.
+   */
+  private hasPositionWithin(catalog: Catalog, a: PositionTable, b: PositionTable, i: number): boolean {
+    for (let t = a.instantMs + FLICKER_STEP_MS; t < b.instantMs; t += FLICKER_STEP_MS) {
+      const at = new Date(t)
+      if (positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, at, siderealTimeRad(at)).ok) return true
+    }
+    return false
   }
 
   /** A reusable index buffer (requests run one at a time on the event loop). */

@@ -145,12 +145,7 @@ export function siderealTimeRad(instant: Date): number {
 
 /** The magnitude of a velocity in km/s, as km/h (a plain square root: Math.hypot is several times slower here). */
 export function speedKmH(v: Vector3): number {
-  return speedKmHFromSquare(v.x * v.x + v.y * v.y + v.z * v.z)
-}
-
-/** `speedKmH` from the squared magnitude (km²/s²), for callers holding the components as plain numbers. */
-export function speedKmHFromSquare(squareKm2S2: number): number {
-  return Math.sqrt(squareKm2S2) * 3600
+  return Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z) * 3600
 }
 
 function noPosition(elements: ElementSet, instant: Date, what: string, heightOutOfRange = false): PositionResult {

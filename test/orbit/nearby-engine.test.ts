@@ -23,7 +23,7 @@ function random(seed: number) {
   }
 }
 
-/** Same satellites (but those within 1e-6° of the threshold), elevation within 0.001°, range within 10 m, speed within 0.02 %. */
+/** Same satellites (but those within 1e-6° of the threshold), elevation within 0.001°, range within 10 m, speed within 0.05 km/h. */
 function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: NearbyQuery) {
   const fastById = new Map(fast.entries.map((e) => [e.satellite.noradId, e]))
   const plainIds = new Set(plain.entries.map((e) => e.satellite.noradId))
@@ -41,7 +41,7 @@ function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: Nearby
       expect(Math.abs(f.latitudeDeg! - p.latitudeDeg!)).toBeLessThan(1e-4)
       expect(Math.abs(f.longitudeDeg! - p.longitudeDeg!) % 360).toBeLessThan(1e-4)
     } else expect([f.latitudeDeg, f.longitudeDeg]).toEqual([undefined, undefined])
-    expect(Math.abs(f.speedKmH - p.speedKmH) / p.speedKmH).toBeLessThan(0.0002)
+    expect(Math.abs(f.speedKmH - p.speedKmH)).toBeLessThan(0.05)
     expect(f.sunlit).toBe(p.sunlit)
     expect(f.visible).toBe(p.visible)
   }
@@ -54,7 +54,7 @@ function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: Nearby
 describe('NearbyEngine', () => {
   test('equals the plain loop for 60 random observers and instants, near the epoch and months away', () => {
     const next = random(42)
-    const engine = new NearbyEngine({ defer: () => {} })
+    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
     let compared = 0
     for (let k = 0; k < 60; k++) {
       // Half within a day of the snapshot, half up to 14 months later (stale elements, decays, nonsense).
@@ -77,7 +77,7 @@ describe('NearbyEngine', () => {
   })
 
   test('filters (azimuth window, visible-only) like the plain loop', () => {
-    const engine = new NearbyEngine({ defer: () => {} })
+    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
     const query: NearbyQuery = {
       observer: { latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 35 },
       instant: new Date(Date.UTC(2026, 4, 31, 0, 12, 34, 567)),
@@ -92,7 +92,7 @@ describe('NearbyEngine', () => {
   })
 
   test('the declination prefilter loses no one: poles, equator, the highest and lowest observers, low and steep thresholds', () => {
-    const engine = new NearbyEngine({ defer: () => {} })
+    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
     const instant = new Date(Date.UTC(2026, 4, 31, 5, 17, 3, 250))
     let compared = 0
     for (const latitudeDeg of [-90, -64.2, -0.3, 0, 23.44, 53.1, 89.99, 90]) {
@@ -115,7 +115,7 @@ describe('NearbyEngine', () => {
 
   test('the prefilter keeps a satellite due north or south of the observer just above the threshold, at every height', () => {
     // The edge of the declination band: the observer on the satellite's meridian, as far away as the threshold allows.
-    const engine = new NearbyEngine({ defer: () => {} })
+    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
     const instant = new Date(Date.UTC(2026, 4, 31, 7, 3, 41, 600))
     const gmst = siderealTimeRad(instant)
     const byBand = new Map<number, number>()
@@ -151,8 +151,73 @@ describe('NearbyEngine', () => {
     expect(checked).toBeGreaterThan(100)
   })
 
-  test('at a grid instant the answer is SGP4 itself, to the last bit', () => {
+  test('a threshold or azimuth bound a hair from a satellite decides as SGP4 does, not as interpolation would', () => {
+    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
+    const base: NearbyQuery = {
+      observer: { latitudeDeg: 44.06, longitudeDeg: -96.695, altitudeM: 300 },
+      instant: new Date(Date.UTC(2026, 4, 31, 13, 28, 26, 711)),
+      minElevationDeg: 10,
+      azimuthFromDeg: 0,
+      azimuthToDeg: 360,
+      visibleOnly: false,
+    }
+    const plain = findNearby(catalog, base).entries
+    expect(plain.length).toBeGreaterThan(100)
+    const ids = (q: NearbyQuery) => engine.find(catalog, q).entries.map((e) => e.satellite.noradId)
+    // Every 7th satellite of the answer: the threshold just below and just above its exact elevation, then the same for azimuth.
+    for (let k = 0; k < plain.length; k += 7) {
+      const { satellite, elevationDeg, azimuthDeg } = plain[k]!
+      if (elevationDeg - 1e-5 >= 10 && elevationDeg + 1e-5 <= 90) {
+        expect(ids({ ...base, minElevationDeg: elevationDeg - 1e-5 })).toContain(satellite.noradId)
+        expect(ids({ ...base, minElevationDeg: elevationDeg + 1e-5 })).not.toContain(satellite.noradId)
+      }
+      if (elevationDeg < 89 && azimuthDeg > 1e-4 && azimuthDeg < 360 - 1e-4) {
+        expect(ids({ ...base, azimuthFromDeg: azimuthDeg - 1e-5, azimuthToDeg: azimuthDeg + 1e-5 })).toContain(satellite.noradId)
+        expect(ids({ ...base, azimuthFromDeg: azimuthDeg + 1e-5, azimuthToDeg: Math.min(360, azimuthDeg + 5) })).not.toContain(satellite.noradId)
+      }
+    }
+  })
+
+  test('a satellite without a position at either end of an interval but with one inside it is still found', () => {
+    // STARLINK-2093 on long-decayed elements: SGP4 gives no valid position at 08:41:20 and 08:41:30, but does at 08:41:22.
+    const satellite = catalog.get(47374)!
+    const index = catalog.satellites.indexOf(satellite)
+    const at = (iso: string) => positionAt(catalog.satrecAt(index), satellite.elements, new Date(iso), siderealTimeRad(new Date(iso)))
+    expect([at('2026-11-22T08:41:20Z').ok, at('2026-11-22T08:41:22Z').ok, at('2026-11-22T08:41:30Z').ok]).toEqual([false, true, false])
+    const query: NearbyQuery = {
+      observer: { latitudeDeg: 12.19, longitudeDeg: -81.8, altitudeM: 0 },
+      instant: new Date('2026-11-22T08:41:22Z'),
+      minElevationDeg: 10,
+      azimuthFromDeg: 0,
+      azimuthToDeg: 360,
+      visibleOnly: false,
+    }
+    const plain = findNearby(catalog, query)
+    expect(plain.entries.map((e) => e.satellite.noradId)).toContain(47374)
+    expectSameAnswer(plain, new NearbyEngine({ defer: () => {}, plainForOneOffs: false }).find(catalog, query), query)
+  })
+
+  test('a one-off instant is answered by the plain loop; asked again, by the tables', () => {
     const engine = new NearbyEngine({ defer: () => {} })
+    const query: NearbyQuery = {
+      observer: { latitudeDeg: 35.7, longitudeDeg: 139.7, altitudeM: 40 },
+      instant: new Date(Date.UTC(2026, 7, 14, 3, 2, 1, 500)),
+      minElevationDeg: 10,
+      azimuthFromDeg: 0,
+      azimuthToDeg: 360,
+      visibleOnly: false,
+      geoposition: true,
+    }
+    const plain = findNearby(catalog, query)
+    // The plain loop's own answer, to the last bit (interpolated speeds would differ in the last digits).
+    expect(engine.find(catalog, query)).toEqual(plain)
+    const again = engine.find(catalog, query)
+    expect(again).not.toEqual(plain)
+    expectSameAnswer(plain, again, query)
+  })
+
+  test('at a grid instant the answer is SGP4 itself, to the last bit', () => {
+    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
     const query: NearbyQuery = {
       observer: { latitudeDeg: -33.87, longitudeDeg: 151.21, altitudeM: 0 },
       instant: new Date(Date.UTC(2026, 4, 31, 10, 0, 0)),
