@@ -207,6 +207,16 @@ function interpolatedSpeedKmS(a: PositionTable, b: PositionTable, i: number, w: 
   return w[5]! * speed(a) + w[7]! * speed(b)
 }
 
+/** A catalogue's entry in a per-catalogue map, made on first use. */
+function ofCatalog<T>(maps: WeakMap<Catalog, T>, catalog: Catalog, make: () => T): T {
+  let value = maps.get(catalog)
+  if (value === undefined) {
+    value = make()
+    maps.set(catalog, value)
+  }
+  return value
+}
+
 /** The angle between two azimuths, degrees in [0, 180]. */
 function angleBetween(aDeg: number, bDeg: number): number {
   const d = Math.abs(aDeg - bDeg) % 360
@@ -258,11 +268,7 @@ export class NearbyEngine {
 
   /** True the first time an interval is asked for (remembering it), false after. */
   private firstAsk(catalog: Catalog, gridMs: number): boolean {
-    let asked = this.askedOnce.get(catalog)
-    if (!asked) {
-      asked = new Set()
-      this.askedOnce.set(catalog, asked)
-    }
+    const asked = ofCatalog(this.askedOnce, catalog, () => new Set())
     if (asked.has(gridMs)) return false
     if (asked.size >= MAX_ASKED_ONCE) asked.delete(asked.values().next().value!)
     asked.add(gridMs)
@@ -295,9 +301,9 @@ export class NearbyEngine {
   /**
    * The two tables around a grid interval and how to treat each satellite in
    * it: interpolate (a position at both ends and a smooth path), propagate
-   * exactly (a position at one end only, or a path too fast to interpolate),
-   * or skip (no position at either end: SGP4 errors and heights out of range
-   * do not come and go within seconds).
+   * exactly (a position at one end only, a path too fast to interpolate, or
+   * no position at either end but one found inside the interval), or skip (no
+   * position anywhere the interval was looked at).
    */
   private interval(catalog: Catalog, gridMs: number): Interval {
     const a = this.table(catalog, gridMs)
@@ -519,11 +525,7 @@ export class NearbyEngine {
    * used entries; an entry `fresh` rejects (built from tables since replaced) is made again.
    */
   private recent<V>(maps: WeakMap<Catalog, Map<number, V>>, catalog: Catalog, key: number, make: () => V, fresh: (v: V) => boolean = () => true): V {
-    let byKey = maps.get(catalog)
-    if (!byKey) {
-      byKey = new Map()
-      maps.set(catalog, byKey)
-    }
+    const byKey = ofCatalog(maps, catalog, () => new Map())
     let value = byKey.get(key)
     if (value !== undefined && fresh(value)) {
       byKey.delete(key) // re-inserted below: most recently used last
