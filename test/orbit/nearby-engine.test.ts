@@ -23,6 +23,14 @@ function random(seed: number) {
   }
 }
 
+/** An engine that always answers from its tables (none of the plain loop's one-off answers), deferring nothing. */
+const tablesEngine = () => new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
+
+/** A query over the whole sky from 10° up, with `more` on top. */
+function nearbyQuery(observer: NearbyQuery['observer'], instant: Date, more: Partial<NearbyQuery> = {}): NearbyQuery {
+  return { observer, instant, minElevationDeg: 10, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false, ...more }
+}
+
 /** Same satellites (but those within 1e-6° of the threshold), elevation within 0.001°, range within 10 m, speed within 0.05 km/h. */
 function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: NearbyQuery) {
   const fastById = new Map(fast.entries.map((e) => [e.satellite.noradId, e]))
@@ -54,21 +62,18 @@ function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: Nearby
 describe('NearbyEngine', () => {
   test('equals the plain loop for 60 random observers and instants, near the epoch and months away', () => {
     const next = random(42)
-    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
+    const engine = tablesEngine()
     let compared = 0
     for (let k = 0; k < 60; k++) {
       // Half within a day of the snapshot, half up to 14 months later (stale elements, decays, nonsense).
       const base = Date.UTC(2026, 4, 30, 22, 50)
       const spanMs = k % 2 === 0 ? 86_400_000 : 420 * 86_400_000
-      const query: NearbyQuery = {
-        observer: { latitudeDeg: next() * 180 - 90, longitudeDeg: next() * 360 - 180, altitudeM: next() * 3000 },
-        instant: new Date(base + Math.floor(next() * spanMs)),
-        minElevationDeg: 10 + next() * 30,
-        azimuthFromDeg: 0,
-        azimuthToDeg: 360,
-        visibleOnly: false,
-        geoposition: k % 3 === 0,
-      }
+      // Arguments are evaluated in order, so the sequence of random numbers is as before.
+      const query = nearbyQuery(
+        { latitudeDeg: next() * 180 - 90, longitudeDeg: next() * 360 - 180, altitudeM: next() * 3000 },
+        new Date(base + Math.floor(next() * spanMs)),
+        { minElevationDeg: 10 + next() * 30, geoposition: k % 3 === 0 },
+      )
       const plain = findNearby(catalog, query)
       expectSameAnswer(plain, engine.find(catalog, query), query)
       compared += plain.entries.length
@@ -77,22 +82,19 @@ describe('NearbyEngine', () => {
   })
 
   test('filters (azimuth window, visible-only) like the plain loop', () => {
-    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
-    const query: NearbyQuery = {
-      observer: { latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 35 },
-      instant: new Date(Date.UTC(2026, 4, 31, 0, 12, 34, 567)),
-      minElevationDeg: 10,
+    const engine = tablesEngine()
+    const query = nearbyQuery({ latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 35 }, new Date(Date.UTC(2026, 4, 31, 0, 12, 34, 567)), {
       azimuthFromDeg: 300,
       azimuthToDeg: 60,
       visibleOnly: true,
-    }
+    })
     const plain = findNearby(catalog, query)
     expect(plain.entries.length).toBeGreaterThan(5)
     expectSameAnswer(plain, engine.find(catalog, query), query)
   })
 
   test('the declination prefilter loses no one: poles, equator, the highest and lowest observers, low and steep thresholds', () => {
-    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
+    const engine = tablesEngine()
     const instant = new Date(Date.UTC(2026, 4, 31, 5, 17, 3, 250))
     let compared = 0
     for (const latitudeDeg of [-90, -64.2, -0.3, 0, 23.44, 53.1, 89.99, 90]) {
@@ -102,7 +104,7 @@ describe('NearbyEngine', () => {
         [0, 10.0001],
         [2000, 75],
       ] as const) {
-        const query: NearbyQuery = { observer: { latitudeDeg, longitudeDeg: 17.5, altitudeM }, instant, minElevationDeg, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false }
+        const query = nearbyQuery({ latitudeDeg, longitudeDeg: 17.5, altitudeM }, instant, { minElevationDeg })
         const plain = findNearby(catalog, query)
         const fast = engine.find(catalog, query)
         expectSameAnswer(plain, fast, query)
@@ -115,7 +117,7 @@ describe('NearbyEngine', () => {
 
   test('the prefilter keeps a satellite due north or south of the observer just above the threshold, at every height', () => {
     // The edge of the declination band: the observer on the satellite's meridian, as far away as the threshold allows.
-    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
+    const engine = tablesEngine()
     const instant = new Date(Date.UTC(2026, 4, 31, 7, 3, 41, 600))
     const gmst = siderealTimeRad(instant)
     const byBand = new Map<number, number>()
@@ -141,7 +143,7 @@ describe('NearbyEngine', () => {
           }
           const observer = at(near)
           if (near === 0 || lookAngles(observer, position.state.eciKm, gmst).elevationDeg < minElevationDeg) continue
-          const query: NearbyQuery = { observer, instant, minElevationDeg, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false }
+          const query = nearbyQuery(observer, instant, { minElevationDeg })
           expect(engine.find(catalog, query).entries.map((e) => e.satellite.noradId)).toContain(catalog.satellites[i]!.noradId)
           checked++
         }
@@ -152,15 +154,8 @@ describe('NearbyEngine', () => {
   })
 
   test('a threshold or azimuth bound a hair from a satellite decides as SGP4 does, not as interpolation would', () => {
-    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
-    const base: NearbyQuery = {
-      observer: { latitudeDeg: 44.06, longitudeDeg: -96.695, altitudeM: 300 },
-      instant: new Date(Date.UTC(2026, 4, 31, 13, 28, 26, 711)),
-      minElevationDeg: 10,
-      azimuthFromDeg: 0,
-      azimuthToDeg: 360,
-      visibleOnly: false,
-    }
+    const engine = tablesEngine()
+    const base = nearbyQuery({ latitudeDeg: 44.06, longitudeDeg: -96.695, altitudeM: 300 }, new Date(Date.UTC(2026, 4, 31, 13, 28, 26, 711)))
     const plain = findNearby(catalog, base).entries
     expect(plain.length).toBeGreaterThan(100)
     const ids = (q: NearbyQuery) => engine.find(catalog, q).entries.map((e) => e.satellite.noradId)
@@ -184,30 +179,15 @@ describe('NearbyEngine', () => {
     const index = catalog.satellites.indexOf(satellite)
     const at = (iso: string) => positionAt(catalog.satrecAt(index), satellite.elements, new Date(iso), siderealTimeRad(new Date(iso)))
     expect([at('2026-11-22T08:41:20Z').ok, at('2026-11-22T08:41:22Z').ok, at('2026-11-22T08:41:30Z').ok]).toEqual([false, true, false])
-    const query: NearbyQuery = {
-      observer: { latitudeDeg: 12.19, longitudeDeg: -81.8, altitudeM: 0 },
-      instant: new Date('2026-11-22T08:41:22Z'),
-      minElevationDeg: 10,
-      azimuthFromDeg: 0,
-      azimuthToDeg: 360,
-      visibleOnly: false,
-    }
+    const query = nearbyQuery({ latitudeDeg: 12.19, longitudeDeg: -81.8, altitudeM: 0 }, new Date('2026-11-22T08:41:22Z'))
     const plain = findNearby(catalog, query)
     expect(plain.entries.map((e) => e.satellite.noradId)).toContain(47374)
-    expectSameAnswer(plain, new NearbyEngine({ defer: () => {}, plainForOneOffs: false }).find(catalog, query), query)
+    expectSameAnswer(plain, tablesEngine().find(catalog, query), query)
   })
 
   test('a one-off instant is answered by the plain loop; asked again, by the tables', () => {
     const engine = new NearbyEngine({ defer: () => {} })
-    const query: NearbyQuery = {
-      observer: { latitudeDeg: 35.7, longitudeDeg: 139.7, altitudeM: 40 },
-      instant: new Date(Date.UTC(2026, 7, 14, 3, 2, 1, 500)),
-      minElevationDeg: 10,
-      azimuthFromDeg: 0,
-      azimuthToDeg: 360,
-      visibleOnly: false,
-      geoposition: true,
-    }
+    const query = nearbyQuery({ latitudeDeg: 35.7, longitudeDeg: 139.7, altitudeM: 40 }, new Date(Date.UTC(2026, 7, 14, 3, 2, 1, 500)), { geoposition: true })
     const plain = findNearby(catalog, query)
     // The plain loop's own answer, to the last bit (interpolated speeds would differ in the last digits).
     expect(engine.find(catalog, query)).toEqual(plain)
@@ -217,16 +197,8 @@ describe('NearbyEngine', () => {
   })
 
   test('at a grid instant the answer is SGP4 itself, to the last bit', () => {
-    const engine = new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
-    const query: NearbyQuery = {
-      observer: { latitudeDeg: -33.87, longitudeDeg: 151.21, altitudeM: 0 },
-      instant: new Date(Date.UTC(2026, 4, 31, 10, 0, 0)),
-      minElevationDeg: 10,
-      azimuthFromDeg: 0,
-      azimuthToDeg: 360,
-      visibleOnly: false,
-      geoposition: true,
-    }
+    const engine = tablesEngine()
+    const query = nearbyQuery({ latitudeDeg: -33.87, longitudeDeg: 151.21, altitudeM: 0 }, new Date(Date.UTC(2026, 4, 31, 10, 0, 0)), { geoposition: true })
     const plain = findNearby(catalog, query)
     const fast = engine.find(catalog, query)
     expect(fast.entries.map((e) => e.satellite.noradId)).toEqual(plain.entries.map((e) => e.satellite.noradId))
