@@ -24,29 +24,41 @@ export interface Representation {
   /** Strong validator of the identity body; encoded variants append the encoding. */
   etag: string
   contentType: string
-  body: Uint8Array<ArrayBuffer>
+  /**
+   * The identity body. A Blob, not a typed array: a Response made from a Blob
+   * sends the Blob's bytes, where one made from a typed array copies them into
+   * every answer (megabytes per answer for the list, kept until a collection).
+   */
+  body: Blob
   /** The HTTP status of the answer; 200 unless said (the feed's "No GP data found" is a 404). */
   status?: number
 }
 
-/** Compressed variants of one body, each made on first use and then kept. */
+/** The body in each encoding: compressed variants are made on first use (once, however many ask at the same time) and then kept. */
 class Variants {
-  private readonly encoded = new Map<Encoding, Uint8Array<ArrayBuffer>>()
+  private readonly encoded = new Map<Encoding, Blob | Promise<Blob>>()
 
-  constructor(readonly representation: Representation) {}
+  constructor(readonly representation: Representation) {
+    this.encoded.set('identity', representation.body)
+  }
 
-  body(encoding: Encoding): Uint8Array<ArrayBuffer> {
-    if (encoding === 'identity') return this.representation.body
+  body(encoding: Encoding): Blob | Promise<Blob> {
     let body = this.encoded.get(encoding)
     if (!body) {
-      body = encoding === 'br'
-        ? brotliCompressSync(this.representation.body, {
-            params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: this.representation.body.length },
-          })
-        : gzipSync(this.representation.body, { level: 6 })
+      body = this.compress(encoding)
       this.encoded.set(encoding, body)
     }
     return body
+  }
+
+  private async compress(encoding: Encoding): Promise<Blob> {
+    const bytes = await this.representation.body.bytes()
+    const compressed = encoding === 'br'
+      ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+      : gzipSync(bytes, { level: 6 })
+    const blob = new Blob([compressed])
+    this.encoded.set(encoding, blob)
+    return blob
   }
 }
 
@@ -100,7 +112,7 @@ export class RepresentationCache<Owner extends object> {
       variants = new Variants(build())
       // Serialising a large answer (the whole list: megabytes of intermediate strings) leaves
       // garbage the size of the catalogue; collect it now rather than letting RSS keep it.
-      if (variants.representation.body.length > LARGE_BODY_BYTES) setTimeout(() => Bun.gc(true), 0)
+      if (variants.representation.body.size > LARGE_BODY_BYTES) setTimeout(() => Bun.gc(true), 0)
       byKey.set(key, variants)
       if (byKey.size > this.maxEntries) byKey.delete(byKey.keys().next().value!)
     } else if (Number.isFinite(this.maxEntries)) {
@@ -116,9 +128,9 @@ export class RepresentationCache<Owner extends object> {
    * The headers already in `set` (those every answer carries) move into the Response:
    * Elysia then sends it as it is instead of copying it to merge them in.
    */
-  respond(request: Request, set: AnswerSet, variants: Variants): Response {
+  respond(request: Request, set: AnswerSet, variants: Variants): Response | Promise<Response> {
     const { etag, contentType, body, status = 200 } = variants.representation
-    const encoding = chooseEncoding(request.headers.get('accept-encoding'), body.length)
+    const encoding = chooseEncoding(request.headers.get('accept-encoding'), body.size)
     const headers: Record<string, string | number> = {
       ...set.headers,
       etag: encoding === 'identity' ? etag : `${etag.slice(0, -1)}-${encoding}"`,
@@ -129,7 +141,9 @@ export class RepresentationCache<Owner extends object> {
     set.headers = {}
     if (status === 200 && notModified(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: headers as HeadersInit })
     if (encoding !== 'identity') headers['content-encoding'] = encoding
-    return new Response(variants.body(encoding), { status, headers: headers as HeadersInit })
+    const encoded = variants.body(encoding)
+    const answer = (blob: Blob) => new Response(blob, { status, headers: headers as HeadersInit })
+    return encoded instanceof Promise ? encoded.then(answer) : answer(encoded)
   }
 }
 
@@ -140,7 +154,6 @@ export function jsonRepresentation(version: string, key: string, value: unknown)
 
 /** A representation of any text (TLE, CSV, JSON already serialised) with a strong ETag from `version` and `key`. */
 export function textRepresentation(version: string, key: string, contentType: string, text: string): Representation {
-  const body = new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>
   const tag = Bun.hash(`${version}:${key}`).toString(36)
-  return { etag: `"${tag}"`, contentType, body }
+  return { etag: `"${tag}"`, contentType, body: new Blob([text]) }
 }

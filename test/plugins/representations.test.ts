@@ -36,10 +36,10 @@ describe('RepresentationCache', () => {
     expect(built).toEqual(['a', 'b', 'c', 'b'])
   })
 
-  test('a text representation: its content type, the UTF-8 body, a strong ETag from version and key', () => {
+  test('a text representation: its content type, the UTF-8 body, a strong ETag from version and key', async () => {
     const r = textRepresentation('v1', 'gp?GROUP=x', 'text/csv; charset=utf-8', 'é\r\n')
     expect(r.contentType).toBe('text/csv; charset=utf-8')
-    expect([...r.body]).toEqual([0xc3, 0xa9, 13, 10])
+    expect([...(await r.body.bytes())]).toEqual([0xc3, 0xa9, 13, 10])
     expect(r.etag).toMatch(/^"[0-9a-z]+"$/)
     expect(textRepresentation('v2', 'gp?GROUP=x', 'text/csv', '').etag).not.toBe(r.etag)
     expect(textRepresentation('v1', 'gp?GROUP=y', 'text/csv', '').etag).not.toBe(r.etag)
@@ -49,7 +49,7 @@ describe('RepresentationCache', () => {
     const cache = new RepresentationCache<object>('public, max-age=5')
     const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain; charset=utf-8', 'hello'))
     const set = { headers: { 'x-common': 'yes', 'content-type': 'application/json' } as Record<string, string | number> }
-    const ok = cache.respond(new Request('http://localhost/'), set, variants)
+    const ok = await cache.respond(new Request('http://localhost/'), set, variants)
     expect(await ok.text()).toBe('hello')
     expect(ok.headers.get('cache-control')).toBe('public, max-age=5')
     // The headers already set move into the answer; its own content type wins.
@@ -57,11 +57,31 @@ describe('RepresentationCache', () => {
     expect(ok.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(set.headers).toEqual({})
     const etag = ok.headers.get('etag')!
-    const notModified = cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': etag } }), { headers: { 'x-common': 'yes' } }, variants)
+    const notModified = await cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': etag } }), { headers: { 'x-common': 'yes' } }, variants)
     expect(notModified.status).toBe(304)
     expect(notModified.headers.get('x-common')).toBe('yes')
     // A Vary already set (Origin, for a configured CORS origin) is kept alongside Accept-Encoding.
-    const varied = cache.respond(new Request('http://localhost/'), { headers: { vary: 'Origin' } }, variants)
+    const varied = await cache.respond(new Request('http://localhost/'), { headers: { vary: 'Origin' } }, variants)
     expect(varied.headers.get('vary')).toBe('Origin, Accept-Encoding')
+  })
+
+  test('an encoding is made once, however many answers ask for it at the same time', async () => {
+    const cache = new RepresentationCache<object>()
+    const text = 'x'.repeat(4096)
+    const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain', text))
+    const body = variants.representation.body
+    let reads = 0
+    const bytes = body.bytes.bind(body)
+    body.bytes = () => (reads++, bytes())
+    const ask = () => cache.respond(new Request('http://localhost/', { headers: { 'accept-encoding': 'gzip' } }), { headers: {} }, variants)
+    const answers = await Promise.all([ask(), ask(), ask()])
+    const later = await ask()
+    expect(reads).toBe(1)
+    for (const answer of [...answers, later]) {
+      expect(answer.headers.get('content-encoding')).toBe('gzip')
+      expect(new TextDecoder().decode(Bun.gunzipSync(new Uint8Array(await answer.arrayBuffer())))).toBe(text)
+    }
+    // Identity answers send the representation's own body.
+    expect(await (await cache.respond(new Request('http://localhost/'), { headers: {} }, variants)).text()).toBe(text)
   })
 })

@@ -42,7 +42,7 @@ function representation(text: string, contentType: string): Representation {
   return {
     etag: `"${Bun.hash(text).toString(36)}"`,
     contentType,
-    body: new TextEncoder().encode(text) as Uint8Array<ArrayBuffer>,
+    body: new Blob([text]),
   }
 }
 
