@@ -1,4 +1,6 @@
-/** Entry of the executable: config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
+/** Entry of the executable: heap options → config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
+// First: it may execute the process again, before anything else is loaded.
+import './relaunch.ts'
 import { createApp } from './app.ts'
 import type { Catalog } from './catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './catalog/embedded.ts'

@@ -68,3 +68,47 @@ export class MemoryTrim {
     return () => clearInterval(timer)
   }
 }
+
+/**
+ * JavaScriptCore's heap growth, set for a server. Between full collections the
+ * engine lets its heap grow to a multiple of what the last one kept: about 3×
+ * with Bun's settings on a machine with 16 GB or more (`heapGrowthMaxIncrease`
+ * 2, on top of 1), 2× below that (`smallHeapGrowthFactor`). Under a steady
+ * stream of requests that growth is garbage made resident: ~30 MB on this
+ * service. At 1.6× the heap is collected a little more often (eden collections
+ * of well under a millisecond), with no measurable cost in throughput and peaks
+ * ~25 MB lower. Not lower: at 1.5× the nursery falls to a third of the heap and
+ * every collection becomes a full one (a sixth less throughput).
+ * Set one of them in the environment to keep the engine's own value (2 and 2.0).
+ */
+export const HEAP_OPTIONS: Readonly<Record<string, string>> = {
+  BUN_JSC_heapGrowthMaxIncrease: '0.6',
+  BUN_JSC_smallHeapGrowthFactor: '1.6',
+}
+
+export interface ProcessFacts {
+  env: Record<string, string | undefined>
+  argv: readonly string[]
+  execArgv: readonly string[]
+  execPath: string
+  /** The entry point: under `/$bunfs/` in a compiled executable. */
+  main: string
+}
+
+/**
+ * JavaScriptCore reads its options from the environment once, before any
+ * JavaScript runs. So the process sets HEAP_OPTIONS by executing itself again
+ * (execve: the same process and PID, the same arguments) with them added to its
+ * environment: the command for that, or null when one of them is already there
+ * (added by that first run, or set by the operator).
+ */
+export function relaunchCommand(facts: ProcessFacts): { file: string; args: string[]; env: Record<string, string> } | null {
+  if (Object.keys(HEAP_OPTIONS).some((name) => facts.env[name] !== undefined)) return null
+  const env: Record<string, string> = {}
+  for (const [name, value] of Object.entries(facts.env)) if (value !== undefined) env[name] = value
+  Object.assign(env, HEAP_OPTIONS)
+  // argv is [runtime, entry, ...arguments]; a compiled executable is itself the runtime and the entry.
+  const compiled = facts.main.startsWith('/$bunfs/')
+  const args = compiled ? [facts.execPath, ...facts.argv.slice(2)] : [facts.execPath, ...facts.execArgv, ...facts.argv.slice(1)]
+  return { file: facts.execPath, args, env }
+}

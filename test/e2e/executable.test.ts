@@ -23,6 +23,7 @@ import {
   startService,
 } from './harness.ts'
 import { NEARBY_BASIC_KEYS, SATELLITE_KEYS } from '../helpers/contract.ts'
+import { HEAP_OPTIONS } from '../../src/memory.ts'
 
 // Generous: these start processes and a browser; nothing here measures speed.
 setDefaultTimeout(30_000)
@@ -35,6 +36,14 @@ const ORBIT_CLASSES = ['GEO', 'HEO', 'LEO', 'MEO']
 const LONDON = { latitude: 51.5, longitude: -0.13 }
 
 const sorted = (o: object) => Object.keys(o).sort()
+/** A running process's environment, from /proc (Linux). */
+const environmentOf = (pid: number): Record<string, string> =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  )
 /** For hooks and tests that start processes (bun's default is 5 s, and bunfig's [test] timeout is not read). */
 const SLOW = 30_000
 
@@ -169,6 +178,10 @@ describe('HTTP, embedded catalogue', () => {
   test(`starts and answers the healthcheck within ${STARTUP_LIMIT_MS} ms`, () => {
     // Measured and printed, not a speed test: the bound only says "it starts".
     expect(service.startupMs).toBeLessThan(STARTUP_LIMIT_MS)
+  })
+
+  test('serves with the heap options in its environment, from the process that was started (re-executed in place)', () => {
+    expect(environmentOf(service.proc.pid)).toMatchObject(HEAP_OPTIONS)
   })
 
   test('GET /api/v1/service/healthcheck → 200 {"message":"OK"}', async () => {
@@ -580,6 +593,20 @@ const hasIpv6Loopback = (() => {
     return false
   }
 })()
+
+describe('heap options', () => {
+  test('one set by the operator is kept, and the other is not added', async () => {
+    const service = await startService({ env: { BUN_JSC_heapGrowthMaxIncrease: '2' } })
+    try {
+      const env = environmentOf(service.proc.pid)
+      expect(env.BUN_JSC_heapGrowthMaxIncrease).toBe('2')
+      expect(env.BUN_JSC_smallHeapGrowthFactor).toBeUndefined()
+      expect((await call(service.url, '/api/v1/service/healthcheck')).status).toBe(200)
+    } finally {
+      expect(await service.stop()).toBe(0)
+    }
+  }, SLOW)
+})
 
 describe('PORT and HOST from the environment', () => {
   test('PORT and HOST alone: it listens there; SIGTERM exits 0', async () => {

@@ -63,12 +63,12 @@ export async function freePort(host: string = LOOPBACK): Promise<number> {
 
 /**
  * The environment for a child: ours without anything that configures the
- * service (PORT, HOST, SATTRACK_*, XDG_DATA_HOME), plus `extra`.
+ * service (PORT, HOST, SATTRACK_*, XDG_DATA_HOME, the engine's BUN_JSC_*), plus `extra`.
  */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k === 'PORT' || k === 'HOST' || k === 'XDG_DATA_HOME' || k.startsWith('SATTRACK_')) continue
+    if (v === undefined || k === 'PORT' || k === 'HOST' || k === 'XDG_DATA_HOME' || k.startsWith('SATTRACK_') || k.startsWith('BUN_JSC_')) continue
     env[k] = v
   }
   return { ...env, ...extra }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
-import { MemoryTrim } from '../../src/memory.ts'
+import { HEAP_OPTIONS, MemoryTrim, relaunchCommand } from '../../src/memory.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const MB = 2 ** 20
@@ -52,5 +52,25 @@ describe('MemoryTrim', () => {
     expect(activity.requests).toBe(3)
     // Without an activity object nothing is counted and nothing fails.
     expect((await request(appFor(await embeddedCatalog()), '/api/v1/service/healthcheck')).status).toBe(200)
+  })
+})
+
+describe('relaunchCommand', () => {
+  const facts = { env: { PATH: '/usr/bin', UNSET: undefined }, execArgv: [] as string[] }
+
+  test('the compiled executable runs itself again with its own arguments and the heap options added', () => {
+    const command = relaunchCommand({ ...facts, argv: ['bun', '/$bunfs/root/sattrack', '--port', '8080'], execPath: '/opt/sattrack', main: '/$bunfs/root/sattrack' })
+    expect(command).toEqual({ file: '/opt/sattrack', args: ['/opt/sattrack', '--port', '8080'], env: { PATH: '/usr/bin', ...HEAP_OPTIONS } })
+  })
+
+  test('from source: the runtime with its flags, the entry and the arguments', () => {
+    const command = relaunchCommand({ ...facts, execArgv: ['--smol'], argv: ['/usr/bin/bun', '/src/main.ts', '--port', '0'], execPath: '/usr/bin/bun', main: '/src/main.ts' })
+    expect(command?.args).toEqual(['/usr/bin/bun', '--smol', '/src/main.ts', '--port', '0'])
+  })
+
+  test('nothing to do once one of the options is in the environment (the second run, or the operator chose)', () => {
+    for (const name of Object.keys(HEAP_OPTIONS)) {
+      expect(relaunchCommand({ ...facts, env: { [name]: '2' }, argv: ['bun', '/$bunfs/root/sattrack'], execPath: '/opt/sattrack', main: '/$bunfs/root/sattrack' })).toBeNull()
+    }
   })
 })
