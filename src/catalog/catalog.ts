@@ -6,12 +6,13 @@ import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from '
 export interface Satellite {
   readonly noradId: number
   readonly name: string
-  /** Upstream groups the satellite was loaded from: sorted, no duplicates. */
+  /** Upstream groups the satellite was loaded from: sorted, no duplicates. Shared with other satellites: never modified. */
   readonly groups: string[]
   readonly elements: ElementSet
   /** The element set's epoch as ISO 8601 with milliseconds (made once: every answer carries it). */
   readonly epoch: string
   readonly orbitalParams: OrbitalParams
+  /** Shared with other satellites, as `groups`: never modified. */
   readonly labels: string[]
 }
 
@@ -118,22 +119,19 @@ export function fullSatrec(elements: ElementSet): SatRec {
 }
 
 /**
- * A near-earth record without the ~55 deep-space terms (zero for it, and read
- * by satellite.js's sgp4 only when `method === 'd'`): a literal of every other
- * field satellite.js gives the record, in one order, so every near-earth
- * record shares one shape and keeps its fields inline. Less than half the
- * memory of the full record (~1 KB × the catalogue); the same results, bit for
- * bit (tested over the whole catalogue). Deep-space records stay whole.
+ * A near-earth record with only what satellite.js's propagate and sgp4 read or
+ * write for it: without the ~55 deep-space terms (read only when
+ * `method === 'd'`) and the fields only initialisation uses (the TLE's own
+ * values: number, epoch year and day, mean-motion derivatives, Kozai mean
+ * motion; semi-major axis, apogee, perigee). A literal in one order, so every
+ * near-earth record shares one shape and keeps its fields inline: about a third
+ * of the memory of the full record (~1 KB × the catalogue); the same results,
+ * bit for bit (tested over the whole catalogue). Deep-space records stay whole.
  */
 function compact(r: SatRec): SatRec {
   if (r.method !== 'n') return r
   const near = {
     error: r.error,
-    satnum: r.satnum,
-    epochyr: r.epochyr,
-    epochdays: r.epochdays,
-    ndot: r.ndot,
-    nddot: r.nddot,
     bstar: r.bstar,
     inclo: r.inclo,
     nodeo: r.nodeo,
@@ -170,12 +168,7 @@ function compact(r: SatRec): SatRec {
     xmcof: r.xmcof,
     nodecf: r.nodecf,
     gsto: r.gsto,
-    nokozai: r.nokozai,
     operationmode: r.operationmode,
-    init: r.init,
-    a: r.a,
-    alta: r.alta,
-    altp: r.altp,
     tempa: r.tempa,
   }
   return near as SatRec
@@ -207,21 +200,36 @@ export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOr
     }
   }
   const groupCounts = Object.fromEntries([...idsByGroup.keys()].sort().map((g) => [g, idsByGroup.get(g)!.size]))
+  // Satellites with the same groups (or labels) share one array: a handful of
+  // distinct ones instead of two arrays per satellite.
+  const sharedGroups = sharedLists()
+  const sharedLabels = sharedLists()
   const satellites = [...chosen.values()]
     .map(({ elements, groups }): Satellite => {
       const params = orbitalParams(elements)
       return {
         noradId: elements.noradId,
         name: elements.name,
-        groups: [...groups].sort(),
+        groups: sharedGroups([...groups].sort()),
         elements,
         epoch: new Date(elements.epochMs).toISOString(),
         orbitalParams: params,
-        labels: [orbitClass(params)],
+        labels: sharedLabels([orbitClass(params)]),
       }
     })
     .sort((a, b) => a.noradId - b.noradId)
   return new Catalog(satellites, groupCounts, origin, loadedAtMs)
+}
+
+/** Gives back, for lists with the same items, the first such list it was given. */
+function sharedLists(): (items: string[]) => string[] {
+  const seen = new Map<string, string[]>()
+  return (items) => {
+    const key = items.join('\n')
+    let list = seen.get(key)
+    if (!list) seen.set(key, (list = items))
+    return list
+  }
 }
 
 /** A short hash of what a client can see of the catalogue (ids, names, groups, elements). */

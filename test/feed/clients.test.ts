@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SatRec } from 'satellite.js'
-import type { Catalog } from '../../src/catalog/catalog.ts'
+import { type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
 import { appFor } from '../helpers/catalog.ts'
 import { feedCatalog, OMM_ONLY_ID, OMM_WITH_TLE_ID } from './fixtures.ts'
 
@@ -85,7 +85,7 @@ describe('the feed read by Skyfield and python-sgp4 over HTTP', () => {
     expect(skyfield.map((s) => [s.satnum, s.name])).toEqual(expected.map((s) => [s.noradId, s.name]))
     expect(sgp4.map((s) => [s.satnum, s.name])).toEqual(expected.map((s) => [s.noradId, s.name]))
     expected.forEach((satellite, i) => {
-      const satrec = catalog.satrecOf(satellite)
+      const satrec = fullSatrec(satellite.elements)
       expectSameElements(skyfield[i]!, satrec, `Skyfield, ${satellite.noradId}`)
       expectSameElements(sgp4[i]!, satrec, `python-sgp4 CSV, ${satellite.noradId}`)
       // Published TLEs travel unchanged: Skyfield's epoch is the TLE's own, to the bit.
@@ -99,9 +99,9 @@ describe('the feed read by Skyfield and python-sgp4 over HTTP', () => {
     expect(sgp4.map((s) => s.satnum)).toEqual([OMM_WITH_TLE_ID, OMM_ONLY_ID])
     expect(skyfield[0]!.name).toBe('SYNTH, WITH TLE')
     expect(sgp4[1]!.name).toBe('SYNTH OMM ONLY')
-    expectSameElements(skyfield[0]!, catalog.satrecOf(catalog.get(OMM_WITH_TLE_ID)!), 'Skyfield, generated TLE')
+    expectSameElements(skyfield[0]!, fullSatrec(catalog.get(OMM_WITH_TLE_ID)!.elements), 'Skyfield, generated TLE')
     for (const client of sgp4) {
-      const satrec = catalog.satrecOf(catalog.get(client.satnum)!)
+      const satrec = fullSatrec(catalog.get(client.satnum)!.elements)
       expectSameElements(client, satrec, `python-sgp4 CSV, ${client.satnum}`)
       // OMM carries the epoch to the microsecond: the CSV reader gets it exactly.
       expect(Math.abs(client.jdsatepoch + client.jdsatepochF - satrec.jdsatepoch) * 86_400e6).toBeLessThan(2)
