@@ -77,8 +77,9 @@ export class MemoryTrim {
  * stream of requests that growth is garbage made resident: ~30 MB on this
  * service. At 1.6× the heap is collected a little more often (eden collections
  * of well under a millisecond), with no measurable cost in throughput and peaks
- * ~25 MB lower. Not lower: at 1.5× the nursery falls to a third of the heap and
- * every collection becomes a full one (a sixth less throughput).
+ * ~25 MB lower. Not lower: at 1.5× the room for new objects falls to a third
+ * of the heap, where the engine turns to full collections (about half of them
+ * became full ones, and throughput fell by a sixth).
  * Set one of them in the environment to keep the engine's own value (2 and 2.0).
  */
 export const HEAP_OPTIONS: Readonly<Record<string, string>> = {
