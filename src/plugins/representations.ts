@@ -4,12 +4,20 @@
  * encoding, sent with a strong ETag and Cache-Control, and answered with 304
  * when the client already has them.
  */
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib'
+import { promisify } from 'node:util'
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
+
+// Off the event loop (zlib's thread pool): compressing the list takes ~0.2 s that no other request should wait for.
+const brotliAsync = promisify(brotliCompress)
+const gzipAsync = promisify(gzip)
 
 export type Encoding = 'br' | 'gzip' | 'identity'
 
 /** Above this size, building an answer is followed by a garbage collection. */
 const LARGE_BODY_BYTES = 1 << 20
+
+/** What a cache of answers to queries (searches, feeds) may hold per catalogue, all encodings counted. */
+export const MAX_CACHED_BYTES = 16 * 2 ** 20
 
 /** Bodies below this size are not worth compressing. */
 const MIN_COMPRESS_BYTES = 1024
@@ -51,11 +59,18 @@ class Variants {
     return body
   }
 
+  /** Bytes held: the identity body and the variants made so far. */
+  get size(): number {
+    let size = 0
+    for (const body of this.encoded.values()) if (body instanceof Blob) size += body.size
+    return size
+  }
+
   private async compress(encoding: Encoding): Promise<Blob> {
     const bytes = await this.representation.body.bytes()
     const compressed = encoding === 'br'
-      ? brotliCompressSync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
-      : gzipSync(bytes, { level: 6 })
+      ? await brotliAsync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+      : await gzipAsync(bytes, { level: 6 })
     const blob = new Blob([compressed])
     this.encoded.set(encoding, blob)
     return blob
@@ -67,13 +82,16 @@ export function chooseEncoding(acceptEncoding: string | null, size: number): Enc
   if (!acceptEncoding || size < MIN_COMPRESS_BYTES) return 'identity'
   const accepted = new Map<string, number>()
   for (const part of acceptEncoding.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';')
+    const [name, ...params] = part.toLowerCase().split(';')
     const q = params.map((p) => /^\s*q=([0-9.]+)\s*$/.exec(p)).find(Boolean)
-    accepted.set(name!, q ? Number(q[1]) : 1)
+    accepted.set(name!.trim(), q ? Number(q[1]) : 1)
   }
   const weight = (name: string) => accepted.get(name) ?? (accepted.has('*') ? accepted.get('*')! : 0)
-  if (weight('br') > 0) return 'br'
-  if (weight('gzip') > 0) return 'gzip'
+  // The higher weight wins; brotli on a tie (smaller bodies).
+  const br = weight('br')
+  const gz = weight('gzip')
+  if (br > 0 && br >= gz) return 'br'
+  if (gz > 0) return 'gzip'
   return 'identity'
 }
 
@@ -81,17 +99,16 @@ export function chooseEncoding(acceptEncoding: string | null, size: number): Enc
 function notModified(ifNoneMatch: string | null, etag: string): boolean {
   if (!ifNoneMatch) return false
   const bare = etag.slice(1, -1)
-  return ifNoneMatch.split(',').some((tag) => {
-    const t = tag.trim().replace(/^W\//, '')
-    return t === '*' || t === etag || t.startsWith(`"${bare}-`)
-  })
+  const tags = new Set(['*', etag, `"${bare}-gzip"`, `"${bare}-br"`])
+  return ifNoneMatch.split(',').some((tag) => tags.has(tag.trim().replace(/^W\//, '')))
 }
 
 /**
  * A cache of representations keyed by an owner object (a catalogue) and a
- * name; entries go away with their owner. With `maxEntries`, an owner keeps at
- * most that many, dropping the least recently used (for keys made from
- * queries, which clients can vary without end).
+ * name; entries go away with their owner. With `maxEntries` and `maxBytes`, an
+ * owner keeps at most that many entries and bodies of at most that many bytes
+ * (all encodings counted), dropping the least recently used (for keys made from
+ * queries, which clients can vary without end: a search can be megabytes).
  */
 export class RepresentationCache<Owner extends object> {
   private readonly byOwner = new WeakMap<Owner, Map<string, Variants>>()
@@ -99,6 +116,7 @@ export class RepresentationCache<Owner extends object> {
   constructor(
     private readonly cacheControl = 'public, max-age=60',
     private readonly maxEntries = Number.POSITIVE_INFINITY,
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   get(owner: Owner, key: string, build: () => Representation): Variants {
@@ -111,16 +129,30 @@ export class RepresentationCache<Owner extends object> {
     if (!variants) {
       variants = new Variants(build())
       // Serialising a large answer (the whole list: megabytes of intermediate strings) leaves
-      // garbage the size of the catalogue; collect it now rather than letting RSS keep it.
-      if (variants.representation.body.size > LARGE_BODY_BYTES) setTimeout(() => Bun.gc(true), 0)
+      // garbage the size of the catalogue: collect it at once (rare: once per catalogue and key),
+      // before the next request, which may be another such build, adds its own.
+      if (variants.representation.body.size > LARGE_BODY_BYTES) Bun.gc(true)
       byKey.set(key, variants)
-      if (byKey.size > this.maxEntries) byKey.delete(byKey.keys().next().value!)
-    } else if (Number.isFinite(this.maxEntries)) {
+    } else if (Number.isFinite(this.maxEntries) || Number.isFinite(this.maxBytes)) {
       // Map order is insertion order: moving a hit to the end makes the first key the least recently used.
       byKey.delete(key)
       byKey.set(key, variants)
     }
+    this.evict(byKey)
     return variants
+  }
+
+  /** Drops the least recently used entries past the bounds; the one just asked for (the last) stays. */
+  private evict(byKey: Map<string, Variants>): void {
+    while (byKey.size > this.maxEntries) byKey.delete(byKey.keys().next().value!)
+    if (!Number.isFinite(this.maxBytes)) return
+    let bytes = 0
+    for (const variants of byKey.values()) bytes += variants.size
+    for (const [key, variants] of byKey) {
+      if (bytes <= this.maxBytes || byKey.size === 1) break
+      bytes -= variants.size
+      byKey.delete(key)
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 /** RepresentationCache: one build per owner and key, and a bound on the entries an owner keeps. */
 import { describe, expect, test } from 'bun:test'
-import { RepresentationCache, textRepresentation } from '../../src/plugins/representations.ts'
+import { randomBytes } from 'node:crypto'
+import { chooseEncoding, RepresentationCache, textRepresentation } from '../../src/plugins/representations.ts'
 
 describe('RepresentationCache', () => {
   test('builds once per owner and key', () => {
@@ -83,5 +84,71 @@ describe('RepresentationCache', () => {
     }
     // Identity answers send the representation's own body.
     expect(await (await cache.respond(new Request('http://localhost/'), { headers: {} }, variants)).text()).toBe(text)
+  })
+
+  test('with maxBytes, the least recently used entries go until the bodies fit; the one asked for stays', async () => {
+    const cache = new RepresentationCache<object>(undefined, Number.POSITIVE_INFINITY, 2500)
+    const owner = {}
+    const built: string[] = []
+    const get = (key: string, size: number) =>
+      cache.get(owner, key, () => {
+        built.push(key)
+        return textRepresentation('v1', key, 'text/plain', key.repeat(size))
+      })
+    get('a', 1000)
+    get('b', 1000)
+    get('a', 1000) // a is now the most recently used
+    get('c', 1000) // 3000 bytes: b goes
+    get('a', 1000)
+    get('b', 1000) // built again; c goes
+    get('d', 5000) // larger than the bound alone: kept, every other entry goes
+    get('d', 5000)
+    get('a', 1000)
+    expect(built).toEqual(['a', 'b', 'c', 'b', 'd', 'a'])
+  })
+
+  test('with maxBytes, compressed variants count once they are made', async () => {
+    const cache = new RepresentationCache<object>(undefined, Number.POSITIVE_INFINITY, 2500)
+    const owner = {}
+    const built: string[] = []
+    const get = (key: string, text: string) =>
+      cache.get(owner, key, () => {
+        built.push(key)
+        return textRepresentation('v1', key, 'text/plain', text)
+      })
+    const noise = randomBytes(1400).toString('base64').slice(0, 1400) // gzip leaves most of it
+    const answer = await cache.respond(new Request('http://localhost/', { headers: { 'accept-encoding': 'gzip' } }), { headers: {} }, get('e', noise))
+    expect(answer.headers.get('content-encoding')).toBe('gzip')
+    get('f', 'f'.repeat(200)) // 1400 + 200 fit, but not with e's gzip variant (~1000 more): e goes
+    get('e', noise)
+    expect(built).toEqual(['e', 'f', 'e'])
+  })
+
+  test('If-None-Match: the ETag, its encoded forms, W/ and *; nothing else that merely starts like it', async () => {
+    const cache = new RepresentationCache<object>()
+    const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain', 'hello'))
+    const etag = variants.representation.etag
+    const status = async (tag: string) => (await cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': tag } }), { headers: {} }, variants)).status
+    const bare = etag.slice(1, -1)
+    for (const tag of [etag, `"${bare}-gzip"`, `"${bare}-br"`, `W/${etag}`, '*', `"other", ${etag}`]) expect(await status(tag)).toBe(304)
+    for (const tag of [`"${bare}-"`, `"${bare}-xyz"`, `"${bare}x"`, '"other"']) expect(await status(tag)).toBe(200)
+  })
+
+  test('chooseEncoding: the higher weight wins (brotli on a tie), spaces around ";" allowed, q=0 refuses', () => {
+    const cases: [string | null, string][] = [
+      [null, 'identity'],
+      ['gzip, deflate, br', 'br'],
+      ['br;q=0.1, gzip;q=0.9', 'gzip'],
+      ['gzip;q=0.5, br;q=0.5', 'br'],
+      ['gzip ;q=1', 'gzip'],
+      ['gzip ; q=0.5, identity', 'gzip'],
+      ['br;q=0, gzip;q=0', 'identity'],
+      ['*', 'br'],
+      ['*;q=0', 'identity'],
+      ['br;q=0, *', 'gzip'],
+      ['deflate', 'identity'],
+    ]
+    for (const [header, expected] of cases) expect(`${header} → ${chooseEncoding(header, 4096)}`).toBe(`${header} → ${expected}`)
+    expect(chooseEncoding('br', 100)).toBe('identity') // too small to be worth it
   })
 })

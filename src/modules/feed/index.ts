@@ -9,7 +9,7 @@ import { Elysia } from 'elysia'
 import type { Catalog, Satellite } from '../../catalog/catalog.ts'
 import { OMM_CSV_COLUMNS } from '../../catalog/omm.ts'
 import { selectSatellites } from '../../catalog/select.ts'
-import { RepresentationCache, textRepresentation } from '../../plugins/representations.ts'
+import { MAX_CACHED_BYTES, RepresentationCache, textRepresentation } from '../../plugins/representations.ts'
 import type { ModuleContext } from '../common.ts'
 import { FEED_CONTENT_TYPES, formatFeed, hasFormOf, TLE_NAME_WIDTH } from './formats.ts'
 import { FEED_FORMATS, type FeedSelector, feedKey, parseFeedQuery } from './query.ts'
@@ -38,7 +38,7 @@ function select(catalog: Catalog, selector: FeedSelector): Satellite[] {
 const textSchema = (description: string, example: string) => ({ schema: { type: 'string' as const, description }, example })
 
 export function feedModule({ store }: ModuleContext) {
-  const answers = new RepresentationCache<Catalog>(undefined, MAX_CACHED_FEEDS)
+  const answers = new RepresentationCache<Catalog>(undefined, MAX_CACHED_FEEDS, MAX_CACHED_BYTES)
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
     ({ request, set }) => {

@@ -4,7 +4,7 @@ import type { Catalog } from '../../catalog/catalog.ts'
 import { type Selection, selectSatellites } from '../../catalog/select.ts'
 import { positionsAt } from '../../orbit/position.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { jsonRepresentation, RepresentationCache } from '../../plugins/representations.ts'
+import { jsonRepresentation, MAX_CACHED_BYTES, RepresentationCache } from '../../plugins/representations.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, requirePosition, timeParam, responseSchemas } from '../common.ts'
 import {
   BatchGeopositionSchema,
@@ -104,7 +104,7 @@ const isSearch = (query: ListQuery) => (Object.keys(listParams) as (keyof ListQu
 export function satellitesModule(context: ModuleContext) {
   const { store, clock } = context
   const answers = new RepresentationCache<Catalog>()
-  const searches = new RepresentationCache<Catalog>(undefined, MAX_CACHED_SEARCHES)
+  const searches = new RepresentationCache<Catalog>(undefined, MAX_CACHED_SEARCHES, MAX_CACHED_BYTES)
 
   return new Elysia({ name: 'satellites', prefix: '/api/v1/satellites' })
     .get(
