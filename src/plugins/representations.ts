@@ -11,6 +11,18 @@ import { brotliCompress, constants as zlib, gzip } from 'node:zlib'
 const brotliAsync = promisify(brotliCompress)
 const gzipAsync = promisify(gzip)
 
+/**
+ * One compression at a time: each holds a copy of its body and the
+ * compressor's working memory (megabytes for the list), and several cold
+ * answers asked for at once would otherwise hold all of theirs together.
+ */
+let lastCompression: Promise<unknown> = Promise.resolve()
+function oneAtATime<T>(job: () => Promise<T>): Promise<T> {
+  const result = lastCompression.then(job)
+  lastCompression = result.catch(() => {})
+  return result
+}
+
 export type Encoding = 'br' | 'gzip' | 'identity'
 
 /** Above this size, building an answer is followed by a garbage collection. */
@@ -66,14 +78,16 @@ class Variants {
     return size
   }
 
-  private async compress(encoding: Encoding): Promise<Blob> {
-    const bytes = await this.representation.body.bytes()
-    const compressed = encoding === 'br'
-      ? await brotliAsync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
-      : await gzipAsync(bytes, { level: 6 })
-    const blob = new Blob([compressed])
-    this.encoded.set(encoding, blob)
-    return blob
+  private compress(encoding: Encoding): Promise<Blob> {
+    return oneAtATime(async () => {
+      const bytes = await this.representation.body.bytes()
+      const compressed = encoding === 'br'
+        ? await brotliAsync(bytes, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length } })
+        : await gzipAsync(bytes, { level: 6 })
+      const blob = new Blob([compressed])
+      this.encoded.set(encoding, blob)
+      return blob
+    })
   }
 }
 
