@@ -3,6 +3,19 @@ import { describe, expect, test } from 'bun:test'
 import { randomBytes } from 'node:crypto'
 import { chooseEncoding, RepresentationCache, textRepresentation } from '../../src/plugins/representations.ts'
 
+/** A cache with one owner; `get(key, text)` builds a text answer (its key when no text) and records every build in `built`. */
+function recordingCache(maxEntries = Number.POSITIVE_INFINITY, maxBytes = Number.POSITIVE_INFINITY) {
+  const cache = new RepresentationCache<object>(undefined, maxEntries, maxBytes)
+  const owner = {}
+  const built: string[] = []
+  const get = (key: string, text = key) =>
+    cache.get(owner, key, () => {
+      built.push(key)
+      return textRepresentation('v1', key, 'text/plain', text)
+    })
+  return { cache, get, built }
+}
+
 describe('RepresentationCache', () => {
   test('builds once per owner and key', () => {
     const cache = new RepresentationCache<object>()
@@ -20,14 +33,7 @@ describe('RepresentationCache', () => {
   })
 
   test('with maxEntries, the least recently used entry goes first', () => {
-    const cache = new RepresentationCache<object>(undefined, 2)
-    const owner = {}
-    const built: string[] = []
-    const get = (key: string) =>
-      cache.get(owner, key, () => {
-        built.push(key)
-        return textRepresentation('v1', key, 'text/plain', key)
-      })
+    const { get, built } = recordingCache(2)
     get('a')
     get('b')
     get('a') // a is now the most recently used
@@ -87,14 +93,8 @@ describe('RepresentationCache', () => {
   })
 
   test('with maxBytes, the least recently used entries go until the bodies fit; the one asked for stays', async () => {
-    const cache = new RepresentationCache<object>(undefined, Number.POSITIVE_INFINITY, 2500)
-    const owner = {}
-    const built: string[] = []
-    const get = (key: string, size: number) =>
-      cache.get(owner, key, () => {
-        built.push(key)
-        return textRepresentation('v1', key, 'text/plain', key.repeat(size))
-      })
+    const { get: getText, built } = recordingCache(undefined, 2500)
+    const get = (key: string, size: number) => getText(key, key.repeat(size))
     get('a', 1000)
     get('b', 1000)
     get('a', 1000) // a is now the most recently used
@@ -108,14 +108,7 @@ describe('RepresentationCache', () => {
   })
 
   test('with maxBytes, compressed variants count once they are made', async () => {
-    const cache = new RepresentationCache<object>(undefined, Number.POSITIVE_INFINITY, 2500)
-    const owner = {}
-    const built: string[] = []
-    const get = (key: string, text: string) =>
-      cache.get(owner, key, () => {
-        built.push(key)
-        return textRepresentation('v1', key, 'text/plain', text)
-      })
+    const { cache, get, built } = recordingCache(undefined, 2500)
     const noise = randomBytes(1400).toString('base64').slice(0, 1400) // gzip leaves most of it
     const answer = await cache.respond(new Request('http://localhost/', { headers: { 'accept-encoding': 'gzip' } }), { headers: {} }, get('e', noise))
     expect(answer.headers.get('content-encoding')).toBe('gzip')
