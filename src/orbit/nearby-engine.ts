@@ -10,7 +10,7 @@
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { byElevation, findNearby, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
+import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
 import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
@@ -22,6 +22,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
+import { reachable } from './reach.ts'
 import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
 
 /** Spacing of the position tables. Hermite error grows as step⁴: 10 s keeps it at millimetres for LEO. */
@@ -60,11 +61,13 @@ export interface NearbyEngineOptions {
   defer?: (fn: () => void) => void
   /**
    * The first request for an interval whose tables are not ready is answered
-   * by the plain loop (one propagation of the catalogue, where the tables
-   * would cost two and the classification); a second request for it builds
-   * them. So scattered one-off `time` values cost no more than the plain loop.
+   * without tables: SGP4 only for the satellites whose mean elements can
+   * reach the observer's sky at the instant (`reachable`), where the tables
+   * would cost two propagations of the catalogue and the classification; a
+   * second request for the interval builds them. So scattered one-off `time`
+   * values cost a fraction of the plain loop.
    */
-  plainForOneOffs?: boolean
+  oneOffsWithoutTables?: boolean
 }
 
 /** Intervals remembered as asked for once, per catalogue (the oldest forgotten first). */
@@ -248,12 +251,12 @@ export class NearbyEngine {
   private readonly defer: (fn: () => void) => void
 
   private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
-  private readonly plainForOneOffs: boolean
+  private readonly oneOffsWithoutTables: boolean
 
-  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0), plainForOneOffs = true }: NearbyEngineOptions = {}) {
+  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0), oneOffsWithoutTables = true }: NearbyEngineOptions = {}) {
     this.maxTables = maxTables
     this.defer = defer
-    this.plainForOneOffs = plainForOneOffs
+    this.oneOffsWithoutTables = oneOffsWithoutTables
   }
 
   /** Whether the tables an instant needs are filled (the interval's two, or the one at a grid instant). */
@@ -338,7 +341,7 @@ export class NearbyEngine {
     const t = query.instant.getTime()
     const gridMs = NearbyEngine.gridBefore(t)
     const onGrid = t === gridMs
-    if (this.plainForOneOffs && !this.ready(catalog, gridMs, onGrid) && this.firstAsk(catalog, gridMs)) return findNearby(catalog, query)
+    const oneOff = this.oneOffsWithoutTables && !this.ready(catalog, gridMs, onGrid) && this.firstAsk(catalog, gridMs)
     const gmst = siderealTimeRad(query.instant)
     const sky = skyConditions(query.observer, query.instant, gmst)
     if (query.visibleOnly && !sky.darkEnough) return { sky, entries: [] }
@@ -361,6 +364,12 @@ export class NearbyEngine {
     const sinG = Math.sin(gmst)
     const isSunlit = sunlightTest(sky.sunAu)
     const entries: NearbyEntry[] = []
+    // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
+    // `tiltDeg`, so elevation e above the geodetic horizon is at least e - tiltDeg above the geocentric one.
+    const rhoKm = Math.sqrt(o.x * o.x + o.y * o.y + o.z * o.z)
+    const geocentricLatDeg = Math.asin(o.z / rhoKm) * RAD_TO_DEG
+    const tiltDeg = Math.abs(query.observer.latitudeDeg - geocentricLatDeg)
+    const minGeocentricDeg = scanMinDeg - tiltDeg - BAND_SLACK_DEG
 
     /**
      * The full treatment of one satellite near or above the threshold, given
@@ -418,18 +427,25 @@ export class NearbyEngine {
       consider(i, p, result.state.speedKmH, dx, dy, p.z - o.z, true)
     }
 
+    if (oneOff) {
+      // The observer in TEME (the scan's rotation, inverted), as a unit vector.
+      const observer = {
+        x: (o.x * cosG - o.y * sinG) / rhoKm,
+        y: (o.x * sinG + o.y * cosG) / rhoKm,
+        z: o.z / rhoKm,
+        radiusKm: rhoKm,
+        minElevation: minGeocentricDeg / RAD_TO_DEG,
+      }
+      for (const i of reachable(catalog, t, observer)) considerExactly(i)
+      return { sky, entries: byElevation(entries) }
+    }
+
     // On the grid the table holds SGP4's own answer; between grid instants, Hermite weights.
     const { a, b, bands, exact, deviationKm } = onGrid ? this.onGrid(catalog, gridMs) : this.interval(catalog, gridMs)
     const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
     const scan: Scan = { weights, cosG, sinG, ox: o.x, oy: o.y, oz: o.z, ux, uy, uz, sinMin2 }
     const found = this.scratch(catalog.size)
     let count = 0
-    // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
-    // `tiltDeg`, so elevation e above the geodetic horizon is at least e - tiltDeg above the geocentric one.
-    const rhoKm = Math.sqrt(o.x * o.x + o.y * o.y + o.z * o.z)
-    const geocentricLatDeg = Math.asin(o.z / rhoKm) * RAD_TO_DEG
-    const tiltDeg = Math.abs(query.observer.latitudeDeg - geocentricLatDeg)
-    const minGeocentricDeg = scanMinDeg - tiltDeg - BAND_SLACK_DEG
     for (const band of bands) {
       const reach = (rhoKm * Math.cos(minGeocentricDeg / RAD_TO_DEG)) / (band.radiusKm + BAND_RADIUS_SLACK_KM)
       if (reach >= 1) continue // the whole band is below the threshold

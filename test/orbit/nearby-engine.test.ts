@@ -23,8 +23,8 @@ function random(seed: number) {
   }
 }
 
-/** An engine that always answers from its tables (none of the plain loop's one-off answers), deferring nothing. */
-const tablesEngine = () => new NearbyEngine({ defer: () => {}, plainForOneOffs: false })
+/** An engine that always answers from its tables (none of the answers without tables), deferring nothing. */
+const tablesEngine = () => new NearbyEngine({ defer: () => {}, oneOffsWithoutTables: false })
 
 /** A query over the whole sky from 10° up, with `more` on top. */
 function nearbyQuery(observer: NearbyQuery['observer'], instant: Date, more: Partial<NearbyQuery> = {}): NearbyQuery {
@@ -185,7 +185,7 @@ describe('NearbyEngine', () => {
     expectSameAnswer(plain, tablesEngine().find(catalog, query), query)
   })
 
-  test('a one-off instant is answered by the plain loop; asked again, by the tables', () => {
+  test('a one-off instant is answered without tables, as the plain loop answers it; asked again, by the tables', () => {
     const engine = new NearbyEngine({ defer: () => {} })
     const query = nearbyQuery({ latitudeDeg: 35.7, longitudeDeg: 139.7, altitudeM: 40 }, new Date(Date.UTC(2026, 7, 14, 3, 2, 1, 500)), { geoposition: true })
     const plain = findNearby(catalog, query)
