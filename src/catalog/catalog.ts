@@ -2,6 +2,7 @@
 import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
 import { ommRecordOf } from './omm.ts'
 import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
+import { registerResonance } from '../orbit/resonance.ts'
 
 export interface Satellite {
   readonly noradId: number
@@ -75,6 +76,7 @@ export class Catalog {
     let rec = this.satrecs[index]
     if (rec === undefined) {
       rec = createSatrec(this.satellites[index]!.elements)
+      registerResonance(rec) // checkpoints for SGP4's resonance integrator (see resonance.ts)
       this.satrecs[index] = rec
     }
     return rec

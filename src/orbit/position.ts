@@ -2,6 +2,7 @@
 import { gstime, propagate, type SatRec } from 'satellite.js'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { ElementSet } from '../catalog/elements.ts'
+import { seekResonance } from './resonance.ts'
 
 export interface Vector3 {
   x: number
@@ -158,6 +159,7 @@ function noPosition(elements: ElementSet, instant: Date, what: string, heightOut
  * between 0 and 1,000,000 km. Long-stale elements fail the last test.
  */
 export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, gmstRad: number): PositionResult {
+  if (satrec.method === 'd') seekResonance(satrec, instant.getTime())
   const pv = propagate(satrec, instant)
   if (satrec.error !== 0 || !pv) return noPosition(elements, instant, SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
   const { position: p, velocity: v } = pv
