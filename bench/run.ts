@@ -138,8 +138,10 @@ async function suite(label: string, extraArgs: string[]) {
   const plainServer = await start(extraArgs)
   const plainBase = `http://127.0.0.1:${plainServer.port}`
   const listEtag = (await fetch(`${base}/api/v1/satellites`)).headers.get('etag')!
-  const nearby = (extra: string) => ({ lua: nearbyScript, env: { NEARBY_PATH: '/api/v1/satellites/nearby', NEARBY_EXTRA: extra } })
+  const nearby = (extra: string, env: Record<string, string> = {}) => ({ lua: nearbyScript, env: { NEARBY_PATH: '/api/v1/satellites/nearby', NEARBY_EXTRA: extra, ...env } })
   const plainLoop = { lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }
+  // A random instant within 30 days of now per request: an interval no request asked for before.
+  const oneOff = { NEARBY_SPREAD_DAYS: '30' }
   const row = (name: string, url: string, opts?: Parameters<typeof wrk>[3]) => wrk(server.pid, name, url, opts)
   const plainRow = (name: string, opts: Parameters<typeof wrk>[3]) => wrk(plainServer.pid, name, plainBase, opts)
   const results: Measure[] = [
@@ -155,6 +157,8 @@ async function suite(label: string, extraArgs: string[]) {
     await row('nearby extended (random observer)', base, nearby('&mode=extended')),
     await row('nearby visible-only (random observer)', base, nearby('&visible-only=true')),
     await row('nearby basic, 1 connection', base, { connections: 1, ...nearby('') }),
+    await plainRow('plain loop nearby, one-off time', { lua: nearbyScript, env: { ...plainLoop.env, ...oneOff } }),
+    await row('nearby basic, one-off time', base, nearby('', oneOff)),
   ]
   const rss = rssMb(server.pid)
   await server.stop()
@@ -170,6 +174,8 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
   const nearbyBasic = by('nearby basic (random observer)')
   const one = by('nearby basic, 1 connection')
   const plainOne = by('plain loop nearby, 1 connection')
+  const oneOff = by('nearby basic, one-off time')
+  const plainOneOff = by('plain loop nearby, one-off time')
   const rows = s.results.map(
     (r) =>
       `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.rps / plain.rps).toFixed(1)}× | ${(r.rps / hello.rps).toFixed(3)} | ${r.rssPeakMb.toFixed(0)} |`,
@@ -182,6 +188,7 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
   const goal = (text: string, ok: boolean) => (at30k ? `(12k goal: ${text})` : `${text}: ${mark(ok)}`)
   const goals: [string, string, string][] = [
     ['nearby throughput vs the plain loop', `${(nearbyBasic.rps / plain.rps).toFixed(1)}×`, at30k ? `≥ 10×: ${mark(nearbyBasic.rps / plain.rps >= 10)}` : `≥ 20×: ${mark(nearbyBasic.rps / plain.rps >= 20)}`],
+    ['nearby at one-off instants vs the plain loop at such instants', `${(oneOff.rps / plainOneOff.rps).toFixed(1)}×`, 'none in the table (point 1: no per-request propagation of the whole catalogue)'],
     ['nearby p50 vs the plain loop p50 (1 connection)', `1/${(plainOne.p50Ms / one.p50Ms).toFixed(1)}`, goal('≤ 1/15', plainOne.p50Ms / one.p50Ms >= 15)],
     ['nearby throughput vs the healthcheck', `1/${(health.rps / nearbyBasic.rps).toFixed(1)}`, goal('≥ 1/40', health.rps / nearbyBasic.rps <= 40)],
     ['nearby p99 vs its own p50, 1 connection', `${(one.p99Ms / one.p50Ms).toFixed(2)}×`, goal('≤ 4×', one.p99Ms / one.p50Ms <= 4)],
@@ -215,7 +222,7 @@ const report = [
   '# Benchmarks',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
-  'Each nearby request asks for a different random observer (bench/random-observer.lua).',
+  'Each nearby request asks for a different random observer (bench/random-observer.lua); the one-off rows also for a random `time` within 30 days of now, to the millisecond, so each asks for an instant without position tables.',
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
   'The plain loop runs in a second instance of the same executable, started for the same run, so its garbage (SGP4 for the whole catalogue on every request) does not count in the RSS of the instance serving every other row.',
   "RSS peak: the highest resident memory of the instance serving the row while it ran, sampled every 100 ms.",

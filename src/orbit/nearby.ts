@@ -45,8 +45,12 @@ export function inAzimuthWindow(azimuthDeg: number, fromDeg: number, toDeg: numb
   return fromDeg <= toDeg ? azimuthDeg >= fromDeg && azimuthDeg <= toDeg : azimuthDeg >= fromDeg || azimuthDeg <= toDeg
 }
 
-/** Propagates every satellite of the catalogue and keeps those the query selects. */
-export function findNearby(catalog: Catalog, query: NearbyQuery): NearbyResult {
+/**
+ * Propagates every satellite of the catalogue and keeps those the query
+ * selects; `satrecAt` gives the SGP4 record of the satellite at an index (the
+ * catalogue's own by default).
+ */
+export function findNearby(catalog: Catalog, query: NearbyQuery, satrecAt = (i: number) => catalog.satrecAt(i)): NearbyResult {
   const gmst = siderealTimeRad(query.instant)
   const sky = skyConditions(query.observer, query.instant, gmst)
   if (query.visibleOnly && !sky.darkEnough) return { sky, entries: [] }
@@ -54,7 +58,7 @@ export function findNearby(catalog: Catalog, query: NearbyQuery): NearbyResult {
   const { satellites } = catalog
   for (let i = 0; i < satellites.length; i++) {
     const satellite = satellites[i]!
-    const position = positionAt(catalog.satrecAt(i), satellite.elements, query.instant, gmst)
+    const position = positionAt(satrecAt(i), satellite.elements, query.instant, gmst)
     if (!position.ok) continue
     const look = lookAngles(query.observer, position.state.eciKm, gmst)
     if (look.elevationDeg < query.minElevationDeg) continue
