@@ -203,6 +203,11 @@ export function jsonRepresentation(version: string, key: string, value: unknown)
 
 /** A representation of any text (TLE, CSV, JSON already serialised) with a strong ETag from `version` and `key`. */
 export function textRepresentation(version: string, key: string, contentType: string, text: string): Representation {
+  return blobRepresentation(version, key, contentType, new Blob([text]))
+}
+
+/** A representation of bytes (a file embedded in the executable, say) with a strong ETag from `version` and `key`. */
+export function blobRepresentation(version: string, key: string, contentType: string, body: Blob): Representation {
   const tag = Bun.hash(`${version}:${key}`).toString(36)
-  return { etag: `"${tag}"`, contentType, body: new Blob([text]) }
+  return { etag: `"${tag}"`, contentType, body }
 }

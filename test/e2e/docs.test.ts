@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { brotliDecompressSync } from 'node:zlib'
 import { CHROMIUM, CHROMIUM_ARGS, call, LOOPBACK, mediaType, ROOT, requireChromium, type Service, startService } from './harness.ts'
 
 // Generous: these start processes and a browser; nothing here measures speed.
@@ -84,11 +85,22 @@ describe('docs pages', () => {
     })
   }
 
-  test('the UI bundle is served by the executable itself', async () => {
-    const r = await fetch(`${base}/openapi/scalar.js`)
+  test('the UI bundle is served by the executable itself, compressed, with an ETag', async () => {
+    const r = await fetch(`${base}/openapi/scalar.js`, { headers: { 'Accept-Encoding': 'identity' } })
     expect(r.status).toBe(200)
     expect(mediaType(r.headers)).toContain('javascript')
-    expect((await r.arrayBuffer()).byteLength).toBeGreaterThan(100_000)
+    const identity = new Uint8Array(await r.arrayBuffer())
+    expect(identity.byteLength).toBeGreaterThan(100_000)
+    const etag = r.headers.get('etag')!
+    expect(etag).toMatch(/^"[0-9a-z]+"$/)
+    // Brotli (decompressed here by hand, so what arrived is the compressed body): the same bytes, under a third of the size.
+    const br = await fetch(`${base}/openapi/scalar.js`, { headers: { 'Accept-Encoding': 'br' }, decompress: false })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    const compressed = new Uint8Array(await br.arrayBuffer())
+    expect(compressed.byteLength).toBeLessThan(identity.byteLength / 3)
+    expect(Bun.hash(brotliDecompressSync(compressed))).toBe(Bun.hash(identity))
+    const again = await fetch(`${base}/openapi/scalar.js`, { headers: { 'If-None-Match': etag } })
+    expect(again.status).toBe(304)
   })
 })
 
