@@ -148,7 +148,7 @@ interface ReachIndex {
 
 const indexes = new WeakMap<Catalog, ReachIndex>()
 
-function indexOf(catalog: Catalog): ReachIndex {
+function reachIndexOf(catalog: Catalog): ReachIndex {
   let index = indexes.get(catalog)
   if (index !== undefined) return index
   const records: SatRec[] = []
@@ -171,7 +171,7 @@ function indexOf(catalog: Catalog): ReachIndex {
  * observer's threshold at `instantMs`: every satellite the bounds cannot rule out.
  */
 export function reachable(catalog: Catalog, instantMs: number, observer: ReachObserver): Int32Array {
-  const { records, indices, always } = indexOf(catalog)
+  const { records, indices, always } = reachIndexOf(catalog)
   const kept = new Int32Array(catalog.size)
   let count = 0
   let next = 0 // merges `always` in, keeping the order
