@@ -23,6 +23,7 @@
 import type { SatRec } from 'satellite.js'
 // The integrator is not part of satellite.js's public exports (pinned to 7.1.0 in package.json).
 import { dspace } from '../../node_modules/satellite.js/dist/propagation/dspace.js'
+import { minutesSinceEpoch } from './reach.ts'
 
 /** SGP4's resonance integration step, minutes. */
 const STEP_MIN = 720
@@ -30,8 +31,6 @@ const STEP_MIN = 720
 export const CHECKPOINT_MIN = 16 * STEP_MIN
 /** Checkpoints kept per record (512 days); later times continue from the last one. */
 export const MAX_CHECKPOINTS = 64
-const MINUTES_PER_DAY = 1440
-const UNIX_EPOCH_JD = 2_440_587.5
 
 interface ResonantRecord {
   method: string
@@ -39,7 +38,6 @@ interface ResonantRecord {
   atime: number
   xli: number
   xni: number
-  jdsatepoch: number
 }
 
 /** Per registered record: xli and xni at checkpoint k (atime = k·CHECKPOINT_MIN) at [2(k−1)], [2(k−1) + 1]. */
@@ -61,8 +59,7 @@ export function seekResonance(satrec: SatRec, instantMs: number): void {
   const states = checkpoints.get(satrec)
   if (states === undefined) return
   const record = satrec as unknown as ResonantRecord
-  const tsince = (instantMs / 86_400_000 + UNIX_EPOCH_JD - record.jdsatepoch) * MINUTES_PER_DAY
-  const k = Math.min(MAX_CHECKPOINTS, Math.floor(tsince / CHECKPOINT_MIN))
+  const k = Math.min(MAX_CHECKPOINTS, Math.floor(minutesSinceEpoch(satrec, instantMs) / CHECKPOINT_MIN))
   if (!(k >= 1)) return
   while (states.length < 2 * k) {
     // Integrate from the last checkpoint (or the epoch) to exactly the next one, as sgp4 would on its way past it.
