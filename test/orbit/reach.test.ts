@@ -4,10 +4,10 @@ import { geodeticToEcf, sgp4 } from 'satellite.js'
 import type { Catalog } from '../../src/catalog/catalog.ts'
 import { findNearby, type NearbyQuery } from '../../src/orbit/nearby.ts'
 import { NearbyEngine } from '../../src/orbit/nearby-engine.ts'
-import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
+import { siderealTimeRad } from '../../src/orbit/position.ts'
 import { centreBound, MAX_ECCENTRICITY, type MeanArc, meanArc, minutesSinceEpoch, reachable, type ReachObserver } from '../../src/orbit/reach.ts'
-import { lookAngles } from '../../src/orbit/sky.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
+import { edgeQueries, nearbyQuery, random } from '../helpers/nearby.ts'
 
 let catalog: Catalog
 beforeAll(async () => {
@@ -17,20 +17,6 @@ beforeAll(async () => {
 const DEG = Math.PI / 180
 const SNAPSHOT = Date.UTC(2026, 4, 30, 22, 50)
 const DAY_MS = 86_400_000
-
-/** A reproducible pseudo-random sequence (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
-function nearbyQuery(observer: NearbyQuery['observer'], instant: Date, more: Partial<NearbyQuery> = {}): NearbyQuery {
-  return { observer, instant, minElevationDeg: 10, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false, ...more }
-}
 
 /** A fresh engine answers every instant as a one-off (no tables yet). */
 const oneOff = (query: NearbyQuery) => new NearbyEngine({ defer: () => {} }).find(catalog, query)
@@ -171,35 +157,9 @@ describe('one-off instants in the engine', () => {
   })
 
   test('keep a satellite due north or south of the observer just above the threshold, at every height', () => {
-    const instant = new Date(SNAPSHOT + 3.3 * DAY_MS + 4321)
-    const gmst = siderealTimeRad(instant)
-    const byBand = new Map<number, number>()
-    let checked = 0
-    for (let i = 0; i < catalog.size; i++) {
-      const position = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, instant, gmst)
-      if (!position.ok) continue
-      const band = Math.floor(position.state.altitudeKm / 500)
-      if ((byBand.get(band) ?? 0) >= 3) continue
-      byBand.set(band, (byBand.get(band) ?? 0) + 1)
-      for (const minElevationDeg of [10, 60]) {
-        for (const side of [1, -1]) {
-          const at = (offsetDeg: number) => ({ latitudeDeg: position.state.latitudeDeg + side * offsetDeg, longitudeDeg: position.state.longitudeDeg, altitudeM: 0 })
-          // Elevation falls as the observer moves away along the meridian: bisect to just above the threshold.
-          let [near, far] = [0, 90]
-          for (let k = 0; k < 60; k++) {
-            const mid = (near + far) / 2
-            const o = at(mid)
-            if (Math.abs(o.latitudeDeg) <= 90 && lookAngles(o, position.state.eciKm, gmst).elevationDeg >= minElevationDeg + 1e-6) near = mid
-            else far = mid
-          }
-          const observer = at(near)
-          if (near === 0 || lookAngles(observer, position.state.eciKm, gmst).elevationDeg < minElevationDeg) continue
-          expect(oneOff(nearbyQuery(observer, instant, { minElevationDeg })).entries.map((e) => e.satellite.noradId)).toContain(catalog.satellites[i]!.noradId)
-          checked++
-        }
-      }
-    }
-    expect(byBand.size).toBeGreaterThan(12)
-    expect(checked).toBeGreaterThan(100)
+    const { bands, cases } = edgeQueries(catalog, new Date(SNAPSHOT + 3.3 * DAY_MS + 4321), 1e-6)
+    for (const { query, noradId } of cases) expect(oneOff(query).entries.map((e) => e.satellite.noradId)).toContain(noradId)
+    expect(bands).toBeGreaterThan(12)
+    expect(cases.length).toBeGreaterThan(100)
   })
 })

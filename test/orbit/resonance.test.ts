@@ -5,6 +5,7 @@ import { type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
 import { CHECKPOINT_MIN, MAX_CHECKPOINTS, registerResonance, seekResonance } from '../../src/orbit/resonance.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
+import { random } from '../helpers/nearby.ts'
 
 const DAY_MS = 86_400_000
 type Resonant = SatRec & { irez: number; atime: number; xli: number; xni: number }
@@ -14,16 +15,6 @@ beforeAll(async () => {
   catalog = await embeddedCatalog()
   resonant = catalog.satellites.flatMap((s, i) => ((fullSatrec(s.elements) as Resonant).irez ? [i] : []))
 })
-
-/** A reproducible pseudo-random sequence (mulberry32). */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 test("the catalogue's resonant records propagate exactly as untouched ones, at instants in any order, before the epoch and past the last checkpoint", () => {
   expect(resonant.length).toBeGreaterThan(400)

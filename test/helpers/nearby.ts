@@ -1,0 +1,56 @@
+/** Test helpers for /nearby's engines: reproducible randomness, queries, and observers at the edge of a satellite's reach. */
+import type { Catalog } from '../../src/catalog/catalog.ts'
+import type { NearbyQuery } from '../../src/orbit/nearby.ts'
+import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
+import { lookAngles } from '../../src/orbit/sky.ts'
+
+/** A reproducible pseudo-random sequence (mulberry32). */
+export function random(seed: number) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/** A query over the whole sky from 10° up, with `more` on top. */
+export function nearbyQuery(observer: NearbyQuery['observer'], instant: Date, more: Partial<NearbyQuery> = {}): NearbyQuery {
+  return { observer, instant, minElevationDeg: 10, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false, ...more }
+}
+
+/**
+ * Observers due north or south of a satellite, as far away as a threshold (10°
+ * or 60°) allows with the satellite still `marginDeg` above it: the edge of any
+ * prefilter's reach. A few satellites per 500 km of height, so LEO, MEO, GEO
+ * and HEO all take part. `bands`: how many heights took part.
+ */
+export function edgeQueries(catalog: Catalog, instant: Date, marginDeg: number): { bands: number; cases: { query: NearbyQuery; noradId: number }[] } {
+  const gmst = siderealTimeRad(instant)
+  const byBand = new Map<number, number>()
+  const cases: { query: NearbyQuery; noradId: number }[] = []
+  for (let i = 0; i < catalog.size; i++) {
+    const position = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, instant, gmst)
+    if (!position.ok) continue
+    const band = Math.floor(position.state.altitudeKm / 500)
+    if ((byBand.get(band) ?? 0) >= 3) continue
+    byBand.set(band, (byBand.get(band) ?? 0) + 1)
+    for (const minElevationDeg of [10, 60]) {
+      for (const side of [1, -1]) {
+        const at = (offsetDeg: number) => ({ latitudeDeg: position.state.latitudeDeg + side * offsetDeg, longitudeDeg: position.state.longitudeDeg, altitudeM: 0 })
+        // Elevation falls as the observer moves away along the meridian: bisect to just above the threshold.
+        let [near, far] = [0, 90]
+        for (let k = 0; k < 60; k++) {
+          const mid = (near + far) / 2
+          const o = at(mid)
+          if (Math.abs(o.latitudeDeg) <= 90 && lookAngles(o, position.state.eciKm, gmst).elevationDeg >= minElevationDeg + marginDeg) near = mid
+          else far = mid
+        }
+        const observer = at(near)
+        if (near === 0 || lookAngles(observer, position.state.eciKm, gmst).elevationDeg < minElevationDeg) continue
+        cases.push({ query: nearbyQuery(observer, instant, { minElevationDeg }), noradId: catalog.satellites[i]!.noradId })
+      }
+    }
+  }
+  return { bands: byBand.size, cases }
+}
