@@ -51,13 +51,10 @@ async function wrk(pid: number, name: string, url: string, opts: { connections?:
   const warmup = cmd.map((part) => (part === `-d${duration}s` ? '-d1s' : part))
   await Bun.spawn(warmup, { stdout: 'ignore', stderr: 'ignore', env: { ...process.env, ...opts.env } }).exited
   const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...opts.env } })
-  let rssPeakMb = rssMb(pid)
-  const sampler = setInterval(() => {
-    rssPeakMb = Math.max(rssPeakMb, rssMb(pid))
-  }, 100)
+  const peakRss = sampleRssPeak(pid, 100)
   const out = await new Response(proc.stdout).text()
   await proc.exited
-  clearInterval(sampler)
+  const rssPeakMb = peakRss()
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '')
   const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '')
@@ -117,6 +114,18 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024
 }
 
+/** Samples a process's RSS every `intervalMs` from now on; the function returned stops and gives the highest, MB. */
+function sampleRssPeak(pid: number, intervalMs: number): () => number {
+  let peak = rssMb(pid)
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb(pid))
+  }, intervalMs)
+  return () => {
+    clearInterval(sampler)
+    return peak
+  }
+}
+
 async function startupMedian(extraArgs: string[], runs = 7): Promise<number> {
   const times: number[] = []
   for (let i = 0; i < runs; i++) {
@@ -137,15 +146,11 @@ async function startupMedian(extraArgs: string[], runs = 7): Promise<number> {
 async function coldBurstRssMb(server: Server): Promise<number> {
   const base = `http://127.0.0.1:${server.port}`
   const paths = ['/api/v1/satellites', '/api/v1/satellites?group=starlink', '/NORAD/elements/gp.php?GROUP=starlink&FORMAT=json']
-  let peak = rssMb(server.pid)
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssMb(server.pid))
-  }, 10)
+  const peakRss = sampleRssPeak(server.pid, 10)
   const asked = paths.flatMap((path) => ['identity', 'gzip', 'br'].map((encoding) => fetch(base + path, { headers: { 'Accept-Encoding': encoding } }).then((r) => r.arrayBuffer())))
   await Promise.all(asked)
   await Bun.sleep(1000)
-  clearInterval(sampler)
-  return peak
+  return peakRss()
 }
 
 async function suite(label: string, extraArgs: string[]) {
