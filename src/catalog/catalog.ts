@@ -71,6 +71,11 @@ export class Catalog {
     return i === undefined ? undefined : this.satellites[i]
   }
 
+  /** Where the satellite is in `satellites`, if the catalogue has it. */
+  indexOf(noradId: number): number | undefined {
+    return this.indexById.get(noradId)
+  }
+
   /** The SGP4 record of the satellite at `index` in `satellites`. */
   satrecAt(index: number): SatRec {
     let rec = this.satrecs[index]
@@ -83,7 +88,7 @@ export class Catalog {
   }
 
   satrecOf(satellite: Satellite): SatRec {
-    return this.satrecAt(this.indexById.get(satellite.noradId)!)
+    return this.satrecAt(this.indexOf(satellite.noradId)!)
   }
 
   /** Oldest and newest element epochs and the median element age at `nowMs`. */

@@ -4,7 +4,7 @@ import type { Catalog } from '../../catalog/catalog.ts'
 import { type Selection, selectSatellites } from '../../catalog/select.ts'
 import { positionsAt } from '../../orbit/position.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { jsonRepresentation, MAX_CACHED_BYTES, RepresentationCache } from '../../plugins/representations.ts'
+import { blobRepresentation, JSON_CONTENT_TYPE, jsonRepresentation, MAX_CACHED_BYTES, RepresentationCache } from '../../plugins/representations.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, requirePosition, timeParam, responseSchemas } from '../common.ts'
 import {
   BatchGeopositionSchema,
@@ -17,6 +17,7 @@ import {
   satelliteJson,
   satellitePositionJson,
 } from './model.ts'
+import { SerialisedList } from './serialised-list.ts'
 
 export const ISS_NORAD_ID = 25544
 /** The most satellites one request's `ids` may name. */
@@ -71,18 +72,16 @@ const batchRoute = routeParams({
 
 type ListQuery = Values<typeof listParams>
 
-/** The list answer for a search: the matches, one page of them when paging is asked for. */
+/** A search's answer: where its satellites are in the catalogue (one page of them when paging is asked for), and its metadata. */
 function listAnswer(catalog: Catalog, query: ListQuery) {
   const selection: Selection = { group: query.group, search: query.search, ids: query.ids }
-  const matches = selectSatellites(catalog, selection)
-  if (query.page === undefined && query['page-size'] === undefined) {
-    return { data: matches.map(satelliteJson), metadata: { total: matches.length } }
-  }
+  const matches = selectSatellites(catalog, selection).map((satellite) => catalog.indexOf(satellite.noradId)!)
+  if (query.page === undefined && query['page-size'] === undefined) return { indices: matches, metadata: { total: matches.length } }
   const page = query.page ?? 1
   const pageSize = query['page-size'] ?? DEFAULT_PAGE_SIZE
   const start = (page - 1) * pageSize
   return {
-    data: matches.slice(start, start + pageSize).map(satelliteJson),
+    indices: matches.slice(start, start + pageSize),
     metadata: { total: matches.length, page, pageSize, pages: Math.ceil(matches.length / pageSize) },
   }
 }
@@ -105,6 +104,15 @@ export function satellitesModule(context: ModuleContext) {
   const { store, clock } = context
   const answers = new RepresentationCache<Catalog>()
   const searches = new RepresentationCache<Catalog>(undefined, MAX_CACHED_SEARCHES, MAX_CACHED_BYTES)
+  const lists = new WeakMap<Catalog, SerialisedList>()
+  const serialisedList = (catalog: Catalog) => {
+    let list = lists.get(catalog)
+    if (!list) {
+      list = new SerialisedList(catalog)
+      lists.set(catalog, list)
+    }
+    return list
+  }
 
   return new Elysia({ name: 'satellites', prefix: '/api/v1/satellites' })
     .get(
@@ -113,13 +121,14 @@ export function satellitesModule(context: ModuleContext) {
         const { query } = listRoute.read(ctx.query)
         const catalog = store.current
         if (!isSearch(query)) {
-          const list = answers.get(catalog, 'list', () =>
-            jsonRepresentation(catalog.version, 'list', { data: catalog.satellites.map(satelliteJson), metadata: { total: catalog.size } }),
-          )
+          const list = answers.get(catalog, 'list', () => blobRepresentation(catalog.version, 'list', JSON_CONTENT_TYPE, serialisedList(catalog).body))
           return answers.respond(ctx.request, ctx.set, list)
         }
         const key = searchKey(query)
-        const found = searches.get(catalog, key, () => jsonRepresentation(catalog.version, key, listAnswer(catalog, query)))
+        const found = searches.get(catalog, key, () => {
+          const { indices, metadata } = listAnswer(catalog, query)
+          return blobRepresentation(catalog.version, key, JSON_CONTENT_TYPE, serialisedList(catalog).cut(indices, metadata))
+        })
         return searches.respond(ctx.request, ctx.set, found)
       },
       {
