@@ -7,9 +7,15 @@
  * trim asks for a collection without waiting for it (`Bun.gc(false)`): no
  * request pauses. (Once a second let a burst after a quiet spell grow RSS by
  * ~40 MB before the first look.)
- * When RSS has still grown by more than `headroomBytes` over what a full
- * collection last left, it collects synchronously (`Bun.gc(true)`, a pause of
- * ~10 ms): rare, so the p99 latency does not show it. An idle service is left alone.
+ * When RSS has still grown by more than `headroomBytes` over the floor, it
+ * collects synchronously (`Bun.gc(true)`, a pause of ~10 ms): rare, so the p99
+ * latency does not show it. An idle service is left alone.
+ * The floor is the least RSS that one of the last FLOOR_WINDOW synchronous
+ * collections left, not what the last one left: under a stream of large
+ * answers a collection finds megabytes in flight, and taking each result as
+ * the floor let RSS climb by a headroom at a time (~25 MB over 40 s of broad
+ * searches). When the live data really grows (a larger catalogue), the floor
+ * follows within FLOOR_WINDOW collections.
  */
 
 /** Requests counted as they arrive (createApp's `activity`). */
@@ -17,8 +23,11 @@ export interface Activity {
   requests: number
 }
 
-/** Above what the last full collection left, RSS may grow by this much before the next full one. */
+/** Above the floor, RSS may grow by this much before the next full collection. */
 export const HEADROOM_BYTES = 16 * 2 ** 20
+
+/** The floor is the least RSS left by one of this many last full collections. */
+export const FLOOR_WINDOW = 8
 
 export interface MemoryTrimOptions {
   /** Resident memory now, bytes. */
@@ -34,8 +43,8 @@ export class MemoryTrim {
   private readonly rss: () => number
   private readonly collect: (wait: boolean) => void
   private readonly headroomBytes: number
-  /** RSS right after the last synchronous collection. */
-  private floor: number
+  /** RSS right after each of the last FLOOR_WINDOW synchronous collections (at first: RSS at the start). */
+  private readonly leftBehind: number[]
 
   constructor(
     private readonly activity: Activity,
@@ -45,19 +54,20 @@ export class MemoryTrim {
     this.rss = rss
     this.collect = collect
     this.headroomBytes = headroomBytes
-    this.floor = rss()
+    this.leftBehind = [rss()]
   }
 
   /** One look: nothing after an idle period; else a collection, synchronous when RSS has outgrown its headroom. Tells which. */
   tick(): 'idle' | 'async' | 'sync' {
     if (this.activity.requests === this.seen) return 'idle'
     this.seen = this.activity.requests
-    if (this.rss() <= this.floor + this.headroomBytes) {
+    if (this.rss() <= Math.min(...this.leftBehind) + this.headroomBytes) {
       this.collect(false)
       return 'async'
     }
     this.collect(true)
-    this.floor = this.rss()
+    this.leftBehind.push(this.rss())
+    if (this.leftBehind.length > FLOOR_WINDOW) this.leftBehind.shift()
     return 'sync'
   }
 

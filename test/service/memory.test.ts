@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
-import { HEAP_OPTIONS, MemoryTrim, relaunchCommand } from '../../src/memory.ts'
+import { FLOOR_WINDOW, HEAP_OPTIONS, MemoryTrim, relaunchCommand } from '../../src/memory.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const MB = 2 ** 20
@@ -19,15 +19,33 @@ describe('MemoryTrim', () => {
     expect(trim.tick()).toBe('async')
     expect(trim.tick()).toBe('idle')
     activity.requests++
-    rss = 131 * MB // over 100 + 30: a full collection, and its result is the new floor
+    rss = 131 * MB // over 100 + 30: a full collection
     expect(trim.tick()).toBe('sync')
     rss = 110 * MB
     activity.requests++
     expect(trim.tick()).toBe('async')
     activity.requests++
-    rss = 139 * MB // within 110 + 30
+    rss = 129 * MB // within 100 + 30: the least a collection has left is the floor
     expect(trim.tick()).toBe('async')
     expect(collections).toEqual([false, true, false, false])
+  })
+
+  test('the floor is the least RSS one of the last FLOOR_WINDOW full collections left: answers in flight at one do not raise it', () => {
+    const activity = { requests: 0 }
+    let rss = 100 * MB
+    const trim = new MemoryTrim(activity, { rss: () => rss, collect: () => {}, headroomBytes: 10 * MB })
+    const tick = (at: number) => {
+      activity.requests++
+      rss = at * MB
+      return trim.tick()
+    }
+    // Each full collection leaves more behind (answers in flight): the floor stays at 100.
+    expect([tick(111), tick(115), tick(119), tick(109)]).toEqual(['sync', 'sync', 'sync', 'async'])
+    // Live data that really grew: the floor follows once FLOOR_WINDOW collections have all left more.
+    const rising = Array.from({ length: FLOOR_WINDOW }, () => tick(150))
+    expect(rising).toEqual(Array(FLOOR_WINDOW).fill('sync'))
+    expect(tick(159)).toBe('async')
+    expect(tick(161)).toBe('sync')
   })
 
   test('start looks periodically until stopped', async () => {
