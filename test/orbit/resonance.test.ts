@@ -3,7 +3,7 @@ import { beforeAll, expect, test } from 'bun:test'
 import type { SatRec } from 'satellite.js'
 import { type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
-import { CHECKPOINT_MIN, MAX_CHECKPOINTS, registerResonance, seekResonance } from '../../src/orbit/resonance.ts'
+import { CHECKPOINT_MIN, COARSE_EVERY, FINE_CHECKPOINTS, registerResonance, seekResonance } from '../../src/orbit/resonance.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 import { random } from '../helpers/nearby.ts'
 
@@ -16,16 +16,25 @@ beforeAll(async () => {
   resonant = catalog.satellites.flatMap((s, i) => ((fullSatrec(s.elements) as Resonant).irez ? [i] : []))
 })
 
-test("the catalogue's resonant records propagate exactly as untouched ones, at instants in any order, before the epoch and past the last checkpoint", () => {
+test("the catalogue's resonant records propagate exactly as untouched ones, at instants in any order, either side of the epoch, near and far", () => {
   expect(resonant.length).toBeGreaterThan(400)
   const next = random(11)
   const checkpointMs = CHECKPOINT_MIN * 60_000
+  const YEAR_MS = 365.25 * DAY_MS
   let compared = 0
-  for (const i of resonant) {
+  resonant.forEach((i, nth) => {
     const { elements } = catalog.satellites[i]!
-    // Either side of checkpoints, a random order (back and forth), before the epoch, and beyond the 64th checkpoint.
-    const instants = [3 * checkpointMs + 1, 3 * checkpointMs - 1, 20.5 * checkpointMs, 2 * checkpointMs, -5 * DAY_MS, (MAX_CHECKPOINTS + 3.3) * checkpointMs, 0.5 * checkpointMs]
+    // Either side of checkpoints, a random order (back and forth), before the epoch, and past the fine checkpoints.
+    const instants = [3 * checkpointMs + 1, 3 * checkpointMs - 1, 20.5 * checkpointMs, 2 * checkpointMs, -5 * DAY_MS, (FINE_CHECKPOINTS + 3.3) * checkpointMs, 0.5 * checkpointMs]
     for (let k = 0; k < 3; k++) instants.push(Math.floor(next() * 600 * DAY_MS))
+    // For one record in ten (each costs satellite.js decades of steps): decades away on both sides, between coarse
+    // checkpoints forwards and back, on one, just past the fine ones, and at random.
+    if (nth % 10 === 0) {
+      const coarseMs = COARSE_EVERY * checkpointMs
+      instants.push(30 * YEAR_MS, 30 * YEAR_MS + 3 * DAY_MS, 30 * YEAR_MS + 20 * DAY_MS, 29.9 * YEAR_MS, 12 * coarseMs, 12 * coarseMs - 1, (FINE_CHECKPOINTS + 1) * checkpointMs)
+      instants.push(-40 * YEAR_MS, -39.95 * YEAR_MS, -(FINE_CHECKPOINTS + 0.5) * checkpointMs, -3 * checkpointMs, -68 * YEAR_MS)
+      for (let k = 0; k < 3; k++) instants.push(Math.floor((next() - 0.4) * 120 * YEAR_MS))
+    }
     for (const offsetMs of instants) {
       const instant = new Date(elements.epochMs + offsetMs)
       const gmst = siderealTimeRad(instant)
@@ -33,20 +42,22 @@ test("the catalogue's resonant records propagate exactly as untouched ones, at i
       expect(positionAt(catalog.satrecAt(i), elements, instant, gmst)).toEqual(positionAt(fullSatrec(elements), elements, instant, gmst))
       compared++
     }
-  }
+  })
   expect(compared).toBeGreaterThan(4_000)
 })
 
-test('checkpoints are kept only for registered resonant records, up to the last one', () => {
+test('checkpoints are kept only for registered resonant records', () => {
   const { elements } = catalog.satellites[resonant[0]!]!
   const satrec = fullSatrec(elements) as Resonant
   seekResonance(satrec, elements.epochMs + 100 * DAY_MS)
   expect(satrec.atime).toBe(0) // not registered: untouched
   registerResonance(satrec)
   seekResonance(satrec, elements.epochMs + 100 * DAY_MS)
-  expect(satrec.atime).toBe(Math.floor((100 * 1440) / CHECKPOINT_MIN) * CHECKPOINT_MIN)
-  seekResonance(satrec, elements.epochMs + 5000 * DAY_MS)
-  expect(satrec.atime).toBe(MAX_CHECKPOINTS * CHECKPOINT_MIN)
+  // The latest checkpoint at or before the instant, on its side of the epoch, near or decades away.
+  for (const days of [100, 5000.5, 5003, -100, -20_000.5]) {
+    seekResonance(satrec, elements.epochMs + days * DAY_MS)
+    expect(satrec.atime).toBe(Math.trunc((days * 1440) / CHECKPOINT_MIN) * CHECKPOINT_MIN)
+  }
   const leo = fullSatrec(catalog.get(25544)!.elements) as Resonant
   const before = { ...leo }
   registerResonance(leo)
