@@ -2,7 +2,7 @@
 import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
 import { ommRecordOf } from './omm.ts'
 import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
-import { registerResonance } from '../orbit/resonance.ts'
+import { isResonant, registerResonance } from '../orbit/resonance.ts'
 
 export interface Satellite {
   readonly noradId: number
@@ -45,6 +45,7 @@ export class Catalog {
   private readonly indexById: Map<number, number>
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
+  private resonant: SatRec[] | undefined
 
   constructor(satellites: Satellite[], groupCounts: Record<string, number>, origin: CatalogOrigin, loadedAtMs: number) {
     this.satellites = satellites
@@ -85,6 +86,12 @@ export class Catalog {
       this.satrecs[index] = rec
     }
     return rec
+  }
+
+  /** The records with resonance checkpoints (geosynchronous and half-day orbits: ~570 of the 12k), found on first use. */
+  get resonantSatrecs(): readonly SatRec[] {
+    this.resonant ??= this.satellites.map((_, i) => this.satrecAt(i)).filter(isResonant)
+    return this.resonant
   }
 
   satrecOf(satellite: Satellite): SatRec {

@@ -127,3 +127,42 @@ export function seekResonance(satrec: SatRec, instantMs: number): void {
   record.xli = state.xli
   record.xni = state.xni
 }
+
+/** Whether seeking `satrec` to `instantMs` would first make coarse checkpoints (integrate a year or more). */
+function needsCoarse(satrec: SatRec, instantMs: number): boolean {
+  const saved = checkpoints.get(satrec)
+  if (saved === undefined) return false
+  const k = Math.trunc(minutesSinceEpoch(satrec, instantMs) / CHECKPOINT_MIN)
+  if (!(Math.abs(k) > FINE_CHECKPOINTS)) return false
+  return saved.sides[k < 0 ? 0 : 1].length / 2 <= rung(lastKept(Math.abs(k)))
+}
+
+/** The longest stretch `prepareResonance` works before letting other work run, ms. */
+const SLICE_MS = 10
+
+/**
+ * Makes the checkpoints out to `instantMs` of every record of `satrecs` that
+ * lacks them, in slices of SLICE_MS between which the event loop serves other
+ * requests: the first time decades from the epochs, this integrates ~2 s for
+ * the catalogue's resonant records. Undefined when every record already has
+ * them (then a call costs at most one coarse interval per record).
+ */
+export function prepareResonance(satrecs: readonly SatRec[], instantMs: number): Promise<void> | undefined {
+  const pending = satrecs.filter((satrec) => needsCoarse(satrec, instantMs))
+  if (pending.length === 0) return undefined
+  return (async () => {
+    let sliceStart = performance.now()
+    for (const satrec of pending) {
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve))
+        sliceStart = performance.now()
+      }
+      seekResonance(satrec, instantMs)
+    }
+  })()
+}
+
+/** Whether `registerResonance` kept `satrec` (a resonant deep-space record). */
+export function isResonant(satrec: SatRec): boolean {
+  return checkpoints.has(satrec)
+}

@@ -1,9 +1,9 @@
 /** Checkpoints for the resonance integrator: the same SGP4 results as untouched records, to the last bit. */
 import { beforeAll, expect, test } from 'bun:test'
 import type { SatRec } from 'satellite.js'
-import { type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
+import { buildCatalog, type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
-import { CHECKPOINT_MIN, COARSE_EVERY, FINE_CHECKPOINTS, registerResonance, seekResonance } from '../../src/orbit/resonance.ts'
+import { CHECKPOINT_MIN, COARSE_EVERY, FINE_CHECKPOINTS, prepareResonance, registerResonance, seekResonance } from '../../src/orbit/resonance.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 import { random } from '../helpers/nearby.ts'
 
@@ -63,4 +63,32 @@ test('checkpoints are kept only for registered resonant records', () => {
   registerResonance(leo)
   seekResonance(leo, elements.epochMs + 100 * DAY_MS)
   expect(leo).toEqual(before)
+})
+
+test('prepareResonance makes far checkpoints in slices, letting other work run, and only once', async () => {
+  // A catalogue of its own: no checkpoints made yet.
+  const fresh = buildCatalog([{ group: 'g', elements: catalog.satellites.map((s) => s.elements) }], { source: 'snapshot', obtainedAtMs: 0 }, 0)
+  const satrecs = fresh.resonantSatrecs
+  expect(satrecs.length).toBe(resonant.length)
+  // Within the fine checkpoints of every epoch: nothing to prepare.
+  expect(prepareResonance(satrecs, Date.UTC(2026, 6, 1))).toBeUndefined()
+  const far = Date.UTC(2099, 5, 1)
+  let turns = 0
+  const timer = setInterval(() => turns++, 1)
+  const preparing = prepareResonance(satrecs, far)
+  expect(preparing).toBeInstanceOf(Promise)
+  await preparing
+  clearInterval(timer)
+  expect(turns).toBeGreaterThan(5) // the event loop ran timers while it worked
+  // Done: nothing left there, nor anywhere nearer on that side.
+  expect(prepareResonance(satrecs, far)).toBeUndefined()
+  expect(prepareResonance(satrecs, Date.UTC(2060, 0, 1))).toBeUndefined()
+  // And the positions there are satellite.js's own.
+  const instant = new Date(far + 3 * DAY_MS)
+  const gmst = siderealTimeRad(instant)
+  resonant.forEach((i, nth) => {
+    if (nth % 25 !== 0) return
+    const { elements } = fresh.satellites[i]!
+    expect(positionAt(fresh.satrecAt(i), elements, instant, gmst)).toEqual(positionAt(fullSatrec(elements), elements, instant, gmst))
+  })
 })

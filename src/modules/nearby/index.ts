@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { Catalog } from '../../catalog/catalog.ts'
 import type { NearbyQuery, NearbyResult } from '../../orbit/nearby.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../orbit/nearby-engine.ts'
+import { prepareResonance } from '../../orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { instantOf, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
@@ -66,14 +67,16 @@ export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOpt
   }
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
     '/nearby',
-    (ctx) => {
+    async (ctx) => {
       const { query } = nearbyRoute.read(ctx.query)
       const instant = instantOf(query.time, clock)
       const catalog = store.current
-      const answer = nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
-      return answer
+      // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s):
+      // in slices, so that other requests are served meanwhile.
+      else await prepareResonance(catalog.resonantSatrecs, instant.getTime())
+      return nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
     },
     {
       ...nearbyRoute.hooks,
