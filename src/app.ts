@@ -65,13 +65,15 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     .onRequest(({ request, set }) => {
       if (activity) activity.requests++
       // Defaults every answer carries (a Response with its own content-type keeps it).
-      set.headers['content-type'] = 'application/json; charset=utf-8'
       set.headers.date = new Date().toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
-      if (request.method !== 'OPTIONS') return
-      const path = new URL(request.url).pathname
-      if (!methodsFor(path)) return // unknown path: 404 from the router
+      // A preflight on a known path is answered here, with no body and so no content type; anything else
+      // (an OPTIONS on an unknown path too: a 404 from the router) defaults to JSON.
+      if (request.method !== 'OPTIONS' || !methodsFor(new URL(request.url).pathname)) {
+        set.headers['content-type'] = 'application/json; charset=utf-8'
+        return
+      }
       const headers: Record<string, string> = {
         // Answered before the security-headers hook runs, so they are set here too.
         'x-content-type-options': 'nosniff',

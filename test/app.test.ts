@@ -105,7 +105,10 @@ describe('HEAD, CORS and OPTIONS', () => {
     expect(status).toBe(204)
     expect(headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS')
     expect(headers.get('access-control-allow-headers')).toBe('if-none-match')
-    expect((await request(app, '/nope', { method: 'OPTIONS' })).status).toBe(404)
+    expect(headers.get('content-type')).toBeNull() // no body, no content type
+    const unknown = await request(app, '/nope', { method: 'OPTIONS' })
+    expect(unknown.status).toBe(404)
+    expect(unknown.headers.get('content-type')).toBe('application/json; charset=utf-8')
   })
 })
 
