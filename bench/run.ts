@@ -259,7 +259,7 @@ const report = [
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
   'The plain loop runs in a second instance of the same executable, started for the same run, so its garbage (SGP4 for the whole catalogue on every request) does not count in the RSS of the instance serving every other row.',
   "RSS peak: the highest resident memory of the instance serving the row while it ran, sampled every 100 ms.",
-  'Cold burst: a third instance, a second after it is healthy, asked at once for the list, a search and a feed of Starlink, each in identity, gzip and brotli (nine answers built and compressed on the spot); its highest RSS, sampled every 10 ms, up to a second after the last answer.',
+  'Cold burst: a third instance, a second after it is healthy, asked at once for the list, a search and a feed of Starlink, each in identity, gzip and brotli (nine answers built on the spot; at most two compressions wait or run, the others go out unencoded); its highest RSS, sampled every 10 ms, up to a second after the last answer.',
   '',
   ...suites.map(ratioTable),
   '',

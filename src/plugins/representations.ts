@@ -6,6 +6,7 @@
  */
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib'
 
 /**
@@ -38,7 +39,8 @@ async function compressBody(body: StreamedBody, encoding: 'br' | 'gzip'): Promis
         createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.size, [zlib.BROTLI_PARAM_LGWIN]: 20 } })
       : createGzip({ level: 6 })
   const chunks: Uint8Array<ArrayBuffer>[] = []
-  await pipeline(Readable.fromWeb(body.stream() as never), compressor, async (compressed: AsyncIterable<Uint8Array<ArrayBuffer>>) => {
+  // The same stream: the DOM's and Node's typings of it differ.
+  await pipeline(Readable.fromWeb(body.stream() as unknown as NodeReadableStream), compressor, async (compressed: AsyncIterable<Uint8Array<ArrayBuffer>>) => {
     for await (const chunk of compressed) chunks.push(chunk)
   })
   return new Blob(chunks)

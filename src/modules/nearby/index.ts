@@ -67,16 +67,18 @@ export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOpt
   }
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
     '/nearby',
-    async (ctx) => {
+    (ctx) => {
       const { query } = nearbyRoute.read(ctx.query)
       const instant = instantOf(query.time, clock)
       const catalog = store.current
+      const answer = () => nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
       // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s):
-      // in slices, so that other requests are served meanwhile.
-      else await prepareResonance(catalog.resonantSatrecs, instant.getTime())
-      return nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
+      // in slices, so that other requests are served meanwhile. Otherwise no promise: the answer at once.
+      const preparing = query.time === undefined ? undefined : prepareResonance(catalog.resonantSatrecs, instant.getTime())
+      const answered: Promise<ReturnType<typeof answer>> | ReturnType<typeof answer> = preparing ? preparing.then(answer) : answer()
+      return answered
     },
     {
       ...nearbyRoute.hooks,
