@@ -20,6 +20,23 @@ export function nearbyQuery(observer: NearbyQuery['observer'], instant: Date, mo
 }
 
 /**
+ * Queries at the extremes a prefilter must survive: each of `latitudesDeg` at
+ * `longitudeDeg`, from the lowest and the highest observer (10° up), at ground
+ * level just above 10°, and 2 km up with a steep 75° threshold.
+ */
+export function extremeQueries(latitudesDeg: readonly number[], longitudeDeg: number, instant: Date): NearbyQuery[] {
+  const cases = [
+    [-1000, 10],
+    [100_000, 10],
+    [0, 10.0001],
+    [2000, 75],
+  ] as const
+  return latitudesDeg.flatMap((latitudeDeg) =>
+    cases.map(([altitudeM, minElevationDeg]) => nearbyQuery({ latitudeDeg, longitudeDeg, altitudeM }, instant, { minElevationDeg })),
+  )
+}
+
+/**
  * Observers due north or south of a satellite, as far away as a threshold (10°
  * or 60°) allows with the satellite still `marginDeg` above it: the edge of any
  * prefilter's reach. A few satellites per 500 km of height, so LEO, MEO, GEO
