@@ -82,6 +82,16 @@ export function registerResonance(satrec: SatRec): void {
   if (record.method === 'd' && record.irez) checkpoints.set(satrec, { sides: [[], []] })
 }
 
+/**
+ * Where `instantMs` falls for a record: checkpoint k (the latest at or before
+ * it on its side of the epoch; 0 within CHECKPOINT_MIN of it), that side's
+ * ladder, and the rung of the last kept checkpoint at or before k.
+ */
+function placeOf(saved: Checkpoints, satrec: SatRec, instantMs: number) {
+  const k = Math.trunc(minutesSinceEpoch(satrec, instantMs) / CHECKPOINT_MIN)
+  return { k, ladder: saved.sides[k < 0 ? 0 : 1], target: rung(lastKept(Math.abs(k))) }
+}
+
 /** The integrator run from checkpoint `from` (0: the epoch) to exactly checkpoint `to`, as sgp4 would on its way past it. */
 function integrate(satrec: SatRec, from: number, state: State | undefined, to: number): State {
   const start = from === 0 ? { atime: 0 } : { atime: from * CHECKPOINT_MIN, ...state }
@@ -103,13 +113,11 @@ function integrate(satrec: SatRec, from: number, state: State | undefined, to: n
 export function seekResonance(satrec: SatRec, instantMs: number): void {
   const saved = checkpoints.get(satrec)
   if (saved === undefined) return
-  const k = Math.trunc(minutesSinceEpoch(satrec, instantMs) / CHECKPOINT_MIN)
+  const { k, ladder, target } = placeOf(saved, satrec, instantMs)
   if (!Number.isFinite(k) || k === 0) return
   const sign = Math.sign(k)
-  const ladder = saved.sides[k < 0 ? 0 : 1]
   const stateAt = (n: number): State => ({ xli: ladder[2 * n]!, xni: ladder[2 * n + 1]! })
-  // Out to the last kept checkpoint at or before k, from the farthest one made so far (or the epoch).
-  const target = rung(lastKept(Math.abs(k)))
+  // Out to the target, from the farthest checkpoint made so far (or the epoch).
   for (let n = ladder.length / 2; n <= target; n++) {
     const state = integrate(satrec, n === 0 ? 0 : sign * rungK(n - 1), n === 0 ? undefined : stateAt(n - 1), sign * rungK(n))
     ladder.push(state.xli, state.xni)
@@ -132,9 +140,8 @@ export function seekResonance(satrec: SatRec, instantMs: number): void {
 function needsCoarse(satrec: SatRec, instantMs: number): boolean {
   const saved = checkpoints.get(satrec)
   if (saved === undefined) return false
-  const k = Math.trunc(minutesSinceEpoch(satrec, instantMs) / CHECKPOINT_MIN)
-  if (!(Math.abs(k) > FINE_CHECKPOINTS)) return false
-  return saved.sides[k < 0 ? 0 : 1].length / 2 <= rung(lastKept(Math.abs(k)))
+  const { k, ladder, target } = placeOf(saved, satrec, instantMs)
+  return Math.abs(k) > FINE_CHECKPOINTS && ladder.length / 2 <= target
 }
 
 /** The longest stretch `prepareResonance` works before letting other work run, ms. */
