@@ -24,6 +24,8 @@ function indexSets(size: number, seed: number): number[][] {
 
 async function expectCutsMatch(catalog: Catalog, seed: number) {
   const list = new SerialisedList(catalog)
+  await list.prepareCuts()
+  expect(list.prepareCuts()).toBeUndefined()
   expect(await list.body.text()).toBe(expected(catalog, [...Array(catalog.size).keys()], { total: catalog.size }))
   for (const indices of indexSets(catalog.size, seed)) {
     const metadata = { total: indices.length * 3, page: 2, pageSize: 100, pages: 7 }
@@ -53,6 +55,8 @@ describe('SerialisedList', () => {
   test('an empty catalogue', async () => {
     const catalog = buildCatalog([], ORIGIN, 0)
     const list = new SerialisedList(catalog)
+    expect(() => list.cut([], { total: 0 })).toThrow('before prepareCuts')
+    await list.prepareCuts()
     expect(await list.body.text()).toBe('{"data":[],"metadata":{"total":0}}')
     expect(await new Response(list.cut([], { total: 0 }).stream()).text()).toBe('{"data":[],"metadata":{"total":0}}')
   })

@@ -125,11 +125,18 @@ export function satellitesModule(context: ModuleContext) {
           return answers.respond(ctx.request, ctx.set, list)
         }
         const key = searchKey(query)
-        const found = searches.get(catalog, key, () => {
-          const { indices, metadata } = listAnswer(catalog, query)
-          return blobRepresentation(catalog.version, key, JSON_CONTENT_TYPE, serialisedList(catalog).cut(indices, metadata))
-        })
-        return searches.respond(ctx.request, ctx.set, found)
+        const list = serialisedList(catalog)
+        const search = () => {
+          const found = searches.get(catalog, key, () => {
+            const { indices, metadata } = listAnswer(catalog, query)
+            return blobRepresentation(catalog.version, key, JSON_CONTENT_TYPE, list.cut(indices, metadata))
+          })
+          return searches.respond(ctx.request, ctx.set, found)
+        }
+        // The first search of a catalogue version waits for the copy of the list's bytes that searches are cut from.
+        const preparing = list.prepareCuts()
+        const answered: Promise<Response> | Response = preparing ? preparing.then(search) : search()
+        return answered
       },
       {
         ...listRoute.hooks,
