@@ -1,7 +1,7 @@
 /**
  * Imported first by main.ts, so that it runs before any other module: executes
- * the process again with the heap options (memory.ts, HEAP_OPTIONS) unless they
- * are already set. Where execve is not available (Windows), the service runs
+ * the process again with the heap options (memory.ts, HEAP_OPTIONS) that are
+ * not already set. Where execve is not available (Windows), the service runs
  * with the engine's defaults.
  */
 import { relaunchCommand } from './memory.ts'

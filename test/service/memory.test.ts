@@ -86,9 +86,18 @@ describe('relaunchCommand', () => {
     expect(command?.args).toEqual(['/usr/bin/bun', '--smol', '/src/main.ts', '--port', '0'])
   })
 
-  test('nothing to do once one of the options is in the environment (the second run, or the operator chose)', () => {
+  const compiled = { argv: ['bun', '/$bunfs/root/sattrack'], execPath: '/opt/sattrack', main: '/$bunfs/root/sattrack' }
+
+  test('an option the operator set keeps its value; the others are added', () => {
     for (const name of Object.keys(HEAP_OPTIONS)) {
-      expect(relaunchCommand({ ...facts, env: { [name]: '2' }, argv: ['bun', '/$bunfs/root/sattrack'], execPath: '/opt/sattrack', main: '/$bunfs/root/sattrack' })).toBeNull()
+      const command = relaunchCommand({ ...facts, ...compiled, env: { PATH: '/usr/bin', [name]: '2' } })
+      expect(command?.env).toEqual({ PATH: '/usr/bin', ...HEAP_OPTIONS, [name]: '2' })
     }
+  })
+
+  test('nothing to do once every option is in the environment (the second run, or the operator chose them all)', () => {
+    const env = Object.fromEntries(Object.keys(HEAP_OPTIONS).map((name) => [name, '2']))
+    expect(relaunchCommand({ ...facts, ...compiled, env })).toBeNull()
+    expect(relaunchCommand({ ...facts, ...compiled, env: { ...HEAP_OPTIONS } })).toBeNull()
   })
 })
