@@ -117,14 +117,28 @@ describe('RepresentationCache', () => {
     expect(built).toEqual(['e', 'f', 'e'])
   })
 
-  test('If-None-Match: the ETag, its encoded forms, W/ and *; nothing else that merely starts like it', async () => {
+  test('If-None-Match: the ETag of the encoding about to be sent, W/ and *; not another encoding\'s, nor what merely starts like it', async () => {
     const cache = new RepresentationCache<object>()
-    const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain', 'hello'))
+    const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain', 'hello'.repeat(1000)))
     const etag = variants.representation.etag
-    const status = async (tag: string) => (await cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': tag } }), { headers: {} }, variants)).status
     const bare = etag.slice(1, -1)
-    for (const tag of [etag, `"${bare}-gzip"`, `"${bare}-br"`, `W/${etag}`, '*', `"other", ${etag}`]) expect(await status(tag)).toBe(304)
-    for (const tag of [`"${bare}-"`, `"${bare}-xyz"`, `"${bare}x"`, '"other"']) expect(await status(tag)).toBe(200)
+    const tags = { identity: etag, gzip: `"${bare}-gzip"`, br: `"${bare}-br"` }
+    const answer = (tag: string, encoding: string) =>
+      cache.respond(new Request('http://localhost/', { headers: { 'if-none-match': tag, 'accept-encoding': encoding } }), { headers: {} }, variants)
+    for (const [encoding, own] of Object.entries(tags)) {
+      for (const tag of [own, `W/${own}`, '*', `"other", ${own}`]) {
+        const notModified = await answer(tag, encoding)
+        expect(`${encoding} ${tag} → ${notModified.status}`).toBe(`${encoding} ${tag} → 304`)
+        expect(notModified.headers.get('etag')).toBe(own)
+      }
+      for (const [otherEncoding, other] of Object.entries(tags)) {
+        if (otherEncoding === encoding) continue
+        const full = await answer(other, encoding)
+        expect(`${encoding} ${other} → ${full.status}`).toBe(`${encoding} ${other} → 200`)
+        expect(full.headers.get('etag')).toBe(own)
+      }
+      for (const tag of [`"${bare}-"`, `"${bare}-xyz"`, `"${bare}x"`, '"other"']) expect((await answer(tag, encoding)).status).toBe(200)
+    }
   })
 
   test('at most two compressions queued: past them an answer goes out unencoded, and a later one is compressed', async () => {
