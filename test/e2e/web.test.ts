@@ -240,8 +240,11 @@ describe('GET / and /app/*', () => {
         expect({ path, encoding: gzipped.headers.get('content-encoding') }).toEqual({ path, encoding: 'gzip' })
         expect(new Uint8Array(Bun.gunzipSync(new Uint8Array(packed)))).toEqual(new Uint8Array(body))
       }
-      const again = await fetch(`${base}/${path}`, { headers: { 'if-none-match': plain.headers.get('etag')! } })
-      expect({ path, status: again.status }).toEqual({ path, status: 304 })
+      // Each encoding is revalidated with its own ETag.
+      for (const [encoding, answer] of [['identity', plain], ['gzip', gzipped]] as const) {
+        const again = await fetch(`${base}/${path}`, { headers: { 'accept-encoding': encoding, 'if-none-match': answer.headers.get('etag')! } })
+        expect({ path, encoding, status: again.status }).toEqual({ path, encoding, status: 304 })
+      }
     }
     const missing = await call(base, '/app/nothing-here.js')
     expect(missing.status).toBe(404)
