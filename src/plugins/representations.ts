@@ -35,8 +35,9 @@ function oneAtATime<T>(job: () => Promise<T>): Promise<T> | undefined {
 async function compressBody(body: StreamedBody, encoding: 'br' | 'gzip'): Promise<Blob> {
   const compressor =
     encoding === 'br'
-      ? // A 1 MB window instead of 4: a quarter of the compressor's memory, and no larger bodies (the list: 1.31 MB either way).
-        createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_SIZE_HINT]: body.size, [zlib.BROTLI_PARAM_LGWIN]: 20 } })
+      ? // Quality 4 and a 256 KB window (not 11 and 4 MB): the list in 1.315 MB, where quality 5 with a 1 MB window
+        // gave 1.310 MB in twice the time (77 vs 142 ms), with a sixteenth of the default window's memory.
+        createBrotliCompress({ params: { [zlib.BROTLI_PARAM_QUALITY]: 4, [zlib.BROTLI_PARAM_SIZE_HINT]: body.size, [zlib.BROTLI_PARAM_LGWIN]: 18 } })
       : createGzip({ level: 6 })
   const chunks: Uint8Array<ArrayBuffer>[] = []
   // The same stream: the DOM's and Node's typings of it differ.
