@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { HEAP_OPTIONS } from '../../src/memory.ts'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const EXECUTABLE = join(ROOT, 'dist/sattrack')
@@ -63,12 +64,13 @@ export async function freePort(host: string = LOOPBACK): Promise<number> {
 
 /**
  * The environment for a child: ours without anything that configures the
- * service (PORT, HOST, SATTRACK_*, XDG_DATA_HOME, the engine's BUN_JSC_*), plus `extra`.
+ * service (PORT, HOST, SATTRACK_*, XDG_DATA_HOME, the engine's BUN_JSC_*, and
+ * every heap option it sets for itself: MIMALLOC_PURGE_DELAY too), plus `extra`.
  */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {}
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k === 'PORT' || k === 'HOST' || k === 'XDG_DATA_HOME' || k.startsWith('SATTRACK_') || k.startsWith('BUN_JSC_')) continue
+    if (v === undefined || k === 'PORT' || k === 'HOST' || k === 'XDG_DATA_HOME' || k.startsWith('SATTRACK_') || k.startsWith('BUN_JSC_') || k in HEAP_OPTIONS) continue
     env[k] = v
   }
   return { ...env, ...extra }
