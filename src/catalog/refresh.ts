@@ -18,6 +18,7 @@ import type { ElementSet } from './elements.ts'
 import { type ElementFormat, endsInsideElementSet, formatName, parseElements } from './formats.ts'
 import type { CacheContents, CachedGroup } from './persist.ts'
 import type { CatalogStore } from './store.ts'
+import { type Refusal, validateElementSets } from './validate.ts'
 
 /** Responses larger than this are refused, without reading them whole. */
 export const MAX_BODY_BYTES = 100 * 1024 * 1024
@@ -101,9 +102,10 @@ export type RoundOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'stopped' }
 
-/** A group's payload, with its parsed element sets when they are at hand. */
+/** A group's payload, with its parsed element sets when they are at hand (and those validation refused). */
 interface GroupPayload extends CachedGroup {
   elements?: ElementSet[]
+  refused?: Refusal[]
 }
 
 interface RoundResult {
@@ -406,9 +408,24 @@ export class Refresher {
       if (!payload.elements) {
         const parsed = parseElements(payload.payload, payload.format)
         if (!parsed.ok) return { outcome: { kind: 'failed', error: `${payload.group}: kept payload unreadable: ${parsed.reason}` } }
-        payload.elements = parsed.elements
+        const validated = validateElementSets(parsed.elements, payload.fetchedAtMs)
+        payload.elements = validated.accepted
+        payload.refused = validated.refused
       }
       groups.push({ group: payload.group, elements: payload.elements })
+      // A refused element set never replaces a good one: the satellite keeps the elements it has in this group.
+      const refused = payload.refused ?? []
+      if (refused.length > 0) {
+        const ids = new Set(refused.map((r) => r.noradId))
+        const keptSets = keptGroups(current, [payload.group])[0]!.elements.filter((e) => ids.has(e.noradId))
+        groups.push({ group: payload.group, elements: keptSets })
+        this.#log.warn('refresh: refused element sets', {
+          group: payload.group,
+          count: refused.length,
+          keptPrevious: keptSets.length,
+          examples: refused.slice(0, 3).map((r) => `${r.noradId}: ${r.reason}`),
+        })
+      }
     }
     groups.push(...keptGroups(current, kept))
     const groupsObtainedAtMs: Record<string, number> = {}
@@ -469,12 +486,15 @@ export class Refresher {
       const text = await readBodyCapped(response, maxBodyBytes)
       const parsed = parseElements(text, format)
       if (!parsed.ok) return fail(parsed.reason)
-      const { elements, invalid } = parsed
-      const firstInvalid = invalid[0] ? ` (first: ${format === 'json' ? 'record' : 'line'} ${invalid[0].line}: ${invalid[0].reason})` : ''
+      // Sets SGP4 cannot use, dated more than a day after this fetch, or with unprintable names count as invalid.
+      const { accepted: elements, refused } = validateElementSets(parsed.elements, fetchedAtMs)
+      const where = format === 'json' ? 'record' : 'line'
+      const invalid = [...parsed.invalid.map((i) => `${where} ${i.line}: ${i.reason}`), ...refused.map((r) => `${r.noradId}: ${r.reason}`)]
+      const firstInvalid = invalid[0] ? ` (first: ${invalid[0]})` : ''
       if (elements.length === 0) {
         return fail(invalid.length > 0 ? `no valid element sets, ${invalid.length} invalid${firstInvalid}` : `${formatName(format)} with no element sets`)
       }
-      if (endsInsideElementSet(text, format, invalid)) return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
+      if (endsInsideElementSet(text, format, parsed.invalid)) return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
       if (invalid.length > MAX_INVALID_SHARE * (elements.length + invalid.length)) {
         return fail(`${invalid.length} of ${elements.length + invalid.length} element sets are invalid${firstInvalid}`)
       }
@@ -489,6 +509,7 @@ export class Refresher {
           etag: response.headers.get('etag'),
           lastModified: response.headers.get('last-modified'),
           elements,
+          refused,
         },
       }
     } catch (error) {

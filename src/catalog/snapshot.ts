@@ -4,6 +4,7 @@ import { basename, extname, join } from 'node:path'
 import { buildCatalog, type Catalog, type CatalogOrigin } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
 import { type ElementFormat, formatOfFileName, parseAnyElements, parseElements } from './formats.ts'
+import { validateElementSets } from './validate.ts'
 import { CACHE_KIND, deserializeCache, snapshotFromCache } from './persist.ts'
 
 /** The raw text of every group of a snapshot, and when the data was obtained. */
@@ -192,19 +193,23 @@ function parseGroups(snapshot: SnapshotData): ParsedGroups {
   const invalidByGroup: Record<string, number> = {}
   const unreadableGroups: Record<string, string> = {}
   const examples: string[] = []
-  const groups = snapshot.groups.map(({ group, text, format }): { group: string; elements: ElementSet[] } => {
+  const groups = snapshot.groups.map(({ group, text, format, obtainedAtMs }): { group: string; elements: ElementSet[] } => {
     const parsed = format ? parseElements(text, format) : parseAnyElements(text)
     if (!parsed.ok) {
       unreadableGroups[group] = parsed.reason
       if (examples.length < 3) examples.push(`${group}: ${parsed.reason}`)
       return { group, elements: [] }
     }
-    if (parsed.invalid.length > 0) invalidByGroup[group] = (invalidByGroup[group] ?? 0) + parsed.invalid.length
+    // Sets that parse but SGP4 cannot use, dated after their group was obtained, or with unprintable names.
+    const { accepted, refused } = validateElementSets(parsed.elements, obtainedAtMs ?? snapshot.stampMs)
+    const rejected = parsed.invalid.length + refused.length
+    if (rejected > 0) invalidByGroup[group] = (invalidByGroup[group] ?? 0) + rejected
     const where = parsed.format === 'json' ? 'record' : 'line'
     for (const bad of parsed.invalid.slice(0, Math.max(0, 3 - examples.length))) {
       examples.push(`${group} ${where} ${bad.line}: ${bad.reason}`)
     }
-    return { group, elements: parsed.elements }
+    for (const bad of refused.slice(0, Math.max(0, 3 - examples.length))) examples.push(`${group} ${bad.noradId}: ${bad.reason}`)
+    return { group, elements: accepted }
   })
   return { groups, invalidByGroup, unreadableGroups, examples }
 }

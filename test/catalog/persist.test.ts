@@ -174,5 +174,5 @@ describe('killing the writer at any instant', () => {
       if (existsSync(join(dir, CACHE_FILE))) expect(readFileSync(join(dir, CACHE_FILE), 'utf8').endsWith('}')).toBe(true)
     }
     expect(outcomes.has('ok')).toBe(true)
-  })
+  }, 30_000)
 })

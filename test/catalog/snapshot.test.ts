@@ -109,7 +109,7 @@ describe('loadSnapshotPath', () => {
     const path = await writeCache(dir, {
       obtainedAtMs: Date.UTC(2026, 5, 3),
       url: 'http://127.0.0.1:9/gp.php',
-      groups: [{ group: 'stations', format: 'json', payload: ommJson(syntheticGroup(99000, 3)), fetchedAtMs: 0, etag: null, lastModified: null }],
+      groups: [{ group: 'stations', format: 'json', payload: ommJson(syntheticGroup(99000, 3)), fetchedAtMs: Date.UTC(2026, 5, 3), etag: null, lastModified: null }],
     })
     const snapshot = await loadSnapshotPath(path)
     expect(snapshot.stampMs).toBe(Date.UTC(2026, 5, 3))
@@ -139,7 +139,7 @@ describe('catalogFromSnapshot', () => {
   test('an unreadable group is reported, not fatal; groups given twice add up', () => {
     const report = catalogFromSnapshot(
       {
-        stampMs: 0,
+        stampMs: Date.UTC(2026, 5, 1),
         description: 'test',
         groups: [
           { group: 'a', text: ommJson(syntheticGroup(98000, 2)) },

@@ -28,7 +28,7 @@ function cache(obtainedAtMs: number, groups: [string, number, number, number?][]
     groups: groups.map(([group, firstId, count, fetchedAtMs]) => ({
       group,
       format: 'json' as const,
-      payload: ommJson(syntheticGroup(firstId, count, { epochDay: 152 })),
+      payload: ommJson(syntheticGroup(firstId, count, { epochDay: 149 })),
       fetchedAtMs: fetchedAtMs ?? obtainedAtMs,
       etag: null,
       lastModified: null,
@@ -48,9 +48,9 @@ const epochDayOf = (p: StartPlan, id: number) => new Date(p.catalog.get(id)!.ele
 
 describe('the base', () => {
   test('--snapshot is used in place of the embedded snapshot, even when its data is older', () => {
-    const older = snapshot(T - 6 * DAY, [['stations', 5000, 2]], '/snapshots/2026-05-24T0538Z')
+    const older = snapshot(T - 5 * DAY, [['stations', 5000, 2]], '/snapshots/2026-05-25T0000Z')
     const p = plan({ base: { source: 'snapshot', snapshot: older } })
-    expect(p.catalog.origin).toEqual({ source: 'snapshot', obtainedAtMs: T - 6 * DAY, groupsObtainedAtMs: { stations: T - 6 * DAY } })
+    expect(p.catalog.origin).toEqual({ source: 'snapshot', obtainedAtMs: T - 5 * DAY, groupsObtainedAtMs: { stations: T - 5 * DAY } })
     expect(p.catalog.satellites.map((s) => s.noradId)).toEqual([5000, 5001])
   })
 
@@ -92,7 +92,7 @@ describe('the cache competes with the base, group by group', () => {
     const p = plan({ base: { source: 'embedded', snapshot: EMBEDDED }, cache: fromCache(cache(T + DAY, [['stations', 1000, 3], ['weather', 2000, 4], ['starlink', 3000, 5]])) })
     expect(p.catalog.origin).toMatchObject({ source: 'cache', obtainedAtMs: T + DAY })
     expect(p.cacheGroupsUsed.sort()).toEqual(['starlink', 'stations', 'weather'])
-    expect(epochDayOf(p, 1000)).toBe(1) // 1 June: the cache's elements
+    expect(epochDayOf(p, 1000)).toBe(29) // 29 May: the cache's elements
   })
 
   test('an older cache loses to the base; a tie goes to the cache', () => {
@@ -114,7 +114,7 @@ describe('the cache competes with the base, group by group', () => {
     expect(p.catalog.get(1000)).toBeUndefined() // the base's stations are replaced by the cache's
     expect(p.catalog.get(2003)?.groups).toEqual(['weather'])
     expect(p.catalog.get(3000)?.groups).toEqual(['starlink', 'stations'])
-    expect(epochDayOf(p, 3000)).toBe(1) // the newer elements
+    expect(epochDayOf(p, 3000)).toBe(29) // the newer elements
     expect(p.catalog.origin).toEqual({
       source: 'cache',
       obtainedAtMs: T + DAY,
