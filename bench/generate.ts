@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatCatalogNumber, parseTleText, tleChecksum } from '../src/catalog/elements.ts'
-import { loadEmbeddedSnapshot } from '../src/catalog/embedded.ts'
+import { loadEmbeddedSnapshot } from '../src/io/embedded.ts'
 
 const [countArg, outDir] = process.argv.slice(2)
 const count = Number(countArg)

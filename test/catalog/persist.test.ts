@@ -3,16 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  CACHE_FILE,
-  type CacheContents,
-  defaultDataDir,
-  deserializeCache,
-  readCache,
-  serializeCache,
-  snapshotFromCache,
-  writeCache,
-} from '../../src/catalog/persist.ts'
+import { CACHE_FILE, type CacheContents, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 

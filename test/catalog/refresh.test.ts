@@ -4,16 +4,8 @@
  */
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
-import { type CacheContents, snapshotFromCache } from '../../src/catalog/persist.ts'
-import {
-  backoffDelayMs,
-  groupUrl,
-  MAX_BACKOFF_MS,
-  type Logger,
-  Refresher,
-  type RefreshSettings,
-  type Timers,
-} from '../../src/catalog/refresh.ts'
+import { type CacheContents, snapshotFromCache } from '../../src/io/cache.ts'
+import { backoffDelayMs, groupUrl, MAX_BACKOFF_MS, type Logger, Refresher, type RefreshSettings, type Timers } from '../../src/io/refresh.ts'
 import { catalogFromSnapshot, type SnapshotData } from '../../src/catalog/snapshot.ts'
 import { planStart } from '../../src/catalog/startup.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'

@@ -3,8 +3,9 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeCache } from '../../src/catalog/persist.ts'
-import { catalogFromSnapshot, loadSnapshotPath, SnapshotError } from '../../src/catalog/snapshot.ts'
+import { writeCache } from '../../src/io/cache.ts'
+import { catalogFromSnapshot, SnapshotError } from '../../src/catalog/snapshot.ts'
+import { loadSnapshotPath } from '../../src/io/snapshot-files.ts'
 import { ommCsv, ommJson, syntheticGroup, tleText } from '../fixtures/synthetic.ts'
 
 const FIXTURES = join(import.meta.dir, '../fixtures/elements')

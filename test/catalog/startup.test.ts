@@ -4,7 +4,7 @@
  * was obtained.
  */
 import { describe, expect, test } from 'bun:test'
-import { type CacheContents, snapshotFromCache } from '../../src/catalog/persist.ts'
+import { type CacheContents, snapshotFromCache } from '../../src/io/cache.ts'
 import type { SnapshotData } from '../../src/catalog/snapshot.ts'
 import { CLOCK_SKEW_MS, planStart, type StartInputs, type StartPlan, startLogFields } from '../../src/catalog/startup.ts'
 import { ommJson, syntheticGroup, tleText } from '../fixtures/synthetic.ts'

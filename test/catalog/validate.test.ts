@@ -8,7 +8,7 @@
 import { afterAll, expect, test } from 'bun:test'
 import { buildCatalog } from '../../src/catalog/catalog.ts'
 import { parseTleText } from '../../src/catalog/elements.ts'
-import { type Logger, Refresher } from '../../src/catalog/refresh.ts'
+import { type Logger, Refresher } from '../../src/io/refresh.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { FUTURE_EPOCH_MARGIN_MS, MAX_NAME_LENGTH, refusalOf, validateElementSets } from '../../src/catalog/validate.ts'

@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseTleText } from '../../src/catalog/elements.ts'
-import { readCache, writeCache } from '../../src/catalog/persist.ts'
+import { readCache, writeCache } from '../../src/io/cache.ts'
 import { ommJson, syntheticGroup } from '../fixtures/synthetic.ts'
 import { ROOT, runToExit, oldSnapshotOr, type ServiceProcess, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app.ts'
 import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
-import { Refresher } from '../../src/catalog/refresh.ts'
+import { Refresher } from '../../src/io/refresh.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { VERSION } from '../../src/version.ts'
 import { request } from '../helpers/catalog.ts'

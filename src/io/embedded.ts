@@ -4,8 +4,8 @@
  * scripts/prepare.ts, parsed and validated at build time.
  */
 import preparedPath from '../../data/prepared.json' with { type: 'file' }
-import { type PreparedSnapshot, snapshotFromPrepared } from './prepared.ts'
-import type { SnapshotData } from './snapshot.ts'
+import { type PreparedSnapshot, snapshotFromPrepared } from '../catalog/prepared.ts'
+import type { SnapshotData } from '../catalog/snapshot.ts'
 
 export async function loadEmbeddedSnapshot(): Promise<SnapshotData> {
   // `with { type: 'file' }` makes the import a path; TypeScript types it as the JSON content.

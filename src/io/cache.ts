@@ -7,8 +7,8 @@
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { ELEMENT_FORMATS, type ElementFormat } from './formats.ts'
-import type { SnapshotData } from './snapshot.ts'
+import { ELEMENT_FORMATS, type ElementFormat } from '../catalog/formats.ts'
+import type { SnapshotData } from '../catalog/snapshot.ts'
 
 /** The cache file inside the data dir. */
 export const CACHE_FILE = 'catalog-cache.json'

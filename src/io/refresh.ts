@@ -1,0 +1,507 @@
+/**
+ * Background refresh from a CelesTrak-compatible GP endpoint. A round fetches
+ * every group (conditional GET after a success), builds the new catalogue off
+ * to the side, validates it and swaps it in one step; any failure leaves the
+ * current catalogue untouched, is recorded, and backs the next attempt off
+ * exponentially. Groups of the catalogue that a round does not fetch (with
+ * `--refresh-groups` naming a subset) keep their element sets: a round adds to
+ * what the service has, it never loses any of it. After a success the payloads
+ * are written to the data dir.
+ *
+ * One of the modules allowed to read the clock and do I/O; the clock, fetch,
+ * timers and the persistence are injected so tests can drive it.
+ */
+import { log as defaultLog } from '../log.ts'
+import { VERSION } from '../version.ts'
+import { buildCatalog, type Catalog, type GroupElements } from '../catalog/catalog.ts'
+import type { ElementSet } from '../catalog/elements.ts'
+import { type ElementFormat, endsInsideElementSet, formatName, parseElements } from '../catalog/formats.ts'
+import type { RefreshStatus } from '../catalog/refresh.ts'
+import type { CatalogStore } from '../catalog/store.ts'
+import { type Refusal, validateElementSets } from '../catalog/validate.ts'
+import type { CacheContents, CachedGroup } from './cache.ts'
+
+/** Responses larger than this are refused, without reading them whole. */
+export const MAX_BODY_BYTES = 100 * 1024 * 1024
+/** The longest wait between attempts after failures. */
+export const MAX_BACKOFF_MS = 24 * 3_600_000
+/** A payload with a larger share of invalid element sets is refused as damaged. */
+export const MAX_INVALID_SHARE = 0.1
+/** A warning is logged when the median element age exceeds this. */
+export const STALE_MEDIAN_AGE_DAYS = 14
+/** setTimeout's longest delay; longer waits are taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+export interface RefreshSettings {
+  /** The GP endpoint, e.g. `https://celestrak.org/NORAD/elements/gp.php`; GROUP and FORMAT are added. */
+  url: string
+  /** Time between successful rounds, ms. */
+  intervalMs: number
+  /** The groups to fetch (CelesTrak GROUP names). */
+  groups: readonly string[]
+  format: ElementFormat
+  /** The longest a request may take, body included, ms. */
+  timeoutMs: number
+  /** Largest accepted response body, bytes; MAX_BODY_BYTES unless a test needs less. */
+  maxBodyBytes?: number
+}
+
+export interface Timers {
+  set(callback: () => void, delayMs: number): unknown
+  clear(handle: unknown): void
+}
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void
+  warn(message: string, fields?: Record<string, unknown>): void
+  error(message: string, fields?: Record<string, unknown>): void
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+
+export interface RefresherOptions {
+  store: CatalogStore
+  settings: RefreshSettings
+  /** Now, ms since 1970. */
+  clock?: () => number
+  fetch?: FetchLike
+  /** Schedules rounds (request timeouts always use real time). */
+  timers?: Timers
+  /** Writes the payloads of a successful round (the data-dir cache). */
+  persist?: (contents: CacheContents) => Promise<unknown>
+  /**
+   * The payloads the current catalogue was built from (when it came from the
+   * cache): the first round can then be conditional. Give nothing otherwise.
+   */
+  initialPayloads?: readonly CachedGroup[]
+  log?: Logger
+  /** Called after every swap, with the new catalogue. */
+  onSwap?: (catalog: Catalog) => void
+}
+
+export type RoundOutcome =
+  | { kind: 'changed'; catalog: Catalog }
+  | { kind: 'unchanged' }
+  | { kind: 'failed'; error: string }
+  | { kind: 'stopped' }
+
+/** A group's payload, with its parsed element sets when they are at hand (and those validation refused). */
+interface GroupPayload extends CachedGroup {
+  elements?: ElementSet[]
+  refused?: Refusal[]
+}
+
+interface RoundResult {
+  outcome: RoundOutcome
+  /** What to write to the data dir after a success. */
+  save?: CacheContents
+}
+
+type GroupResult = { ok: true; payload: GroupPayload; changed: boolean } | { ok: false; error: string } | { ok: false; stopped: true }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** The URL of one group: the endpoint with GROUP and FORMAT set (other parameters kept). */
+export function groupUrl(endpoint: string, group: string, format: ElementFormat): string {
+  const url = new URL(endpoint)
+  url.searchParams.set('GROUP', group)
+  url.searchParams.set('FORMAT', format)
+  return url.toString()
+}
+
+/** The wait before the next attempt after `failures` failed rounds in a row: interval × 2^failures, at most 24 h. */
+export function backoffDelayMs(intervalMs: number, failures: number): number {
+  if (failures <= 0) return intervalMs
+  return Math.max(intervalMs, Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 30)))
+}
+
+/** `300ms`, `90s`, `30m`, `6h` for messages. */
+export function formatDuration(ms: number): string {
+  if (ms % 1000 !== 0) return `${ms}ms`
+  const s = ms / 1000
+  if (s % 3600 === 0) return `${s / 3600}h`
+  if (s % 60 === 0) return `${s / 60}m`
+  return `${s}s`
+}
+
+/** Logs a warning when the median element age of `catalog` exceeds 14 days; returns that age. */
+export function warnIfStale(catalog: Catalog, nowMs: number, logger: Logger = defaultLog): number | null {
+  const stats = catalog.epochStats(nowMs)
+  if (stats && stats.medianAgeDays > STALE_MEDIAN_AGE_DAYS) {
+    logger.warn('element sets are stale', {
+      medianAgeDays: Math.round(stats.medianAgeDays * 10) / 10,
+      limitDays: STALE_MEDIAN_AGE_DAYS,
+      source: catalog.origin.source,
+    })
+  }
+  return stats?.medianAgeDays ?? null
+}
+
+export class BodyTooLargeError extends Error {}
+
+/** The body as text, refused as soon as it passes `maxBytes` (announced or counted): never buffered whole. */
+export async function readBodyCapped(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () => new BodyTooLargeError(`the body is larger than the ${maxBytes}-byte limit`)
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge()
+  }
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, total))
+}
+
+const realTimers: Timers = {
+  set: (callback, delayMs) => setTimeout(callback, delayMs),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+export class Refresher {
+  readonly settings: Required<RefreshSettings>
+  readonly #store: CatalogStore
+  readonly #clock: () => number
+  readonly #fetch: FetchLike
+  readonly #timers: Timers
+  readonly #persist: ((contents: CacheContents) => Promise<unknown>) | undefined
+  readonly #log: Logger
+  readonly #onSwap: ((catalog: Catalog) => void) | undefined
+  readonly #userAgent = `sattrack/${VERSION}`
+  /** The payload behind each group of the current catalogue, when it came from the cache or a refresh. */
+  #payloads = new Map<string, GroupPayload>()
+  #timer: unknown = null
+  #running: Promise<RoundOutcome> | null = null
+  #abort: AbortController | null = null
+  #started = false
+  #stopped = false
+  #lastAttemptMs: number | null = null
+  #lastSuccessMs: number | null = null
+  #lastError: string | null = null
+  #nextAttemptMs: number | null = null
+  #failures = 0
+  #cacheError: string | null = null
+  #roundsSucceeded = 0
+  #roundsFailed = 0
+
+  constructor(options: RefresherOptions) {
+    this.settings = { maxBodyBytes: MAX_BODY_BYTES, ...options.settings, groups: [...options.settings.groups] }
+    this.#store = options.store
+    this.#clock = options.clock ?? Date.now
+    this.#fetch = options.fetch ?? ((url, init) => fetch(url, init))
+    this.#timers = options.timers ?? realTimers
+    this.#persist = options.persist
+    this.#log = options.log ?? defaultLog
+    this.#onSwap = options.onSwap
+    for (const payload of options.initialPayloads ?? []) this.#payloads.set(payload.group, { ...payload })
+  }
+
+  /** Rounds that succeeded (a 304 for every group included) and rounds that failed, since start (for /metrics). */
+  counts(): { succeeded: number; failed: number } {
+    return { succeeded: this.#roundsSucceeded, failed: this.#roundsFailed }
+  }
+
+  /**
+   * Schedules the first round: at once when the data of a group to refresh is
+   * older than the interval (or the catalogue lacks the group), else when the
+   * oldest of them will be.
+   */
+  start(): void {
+    if (this.#started || this.#stopped) return
+    this.#started = true
+    const now = this.#clock()
+    const obtainedAt = Math.min(...this.settings.groups.map((group) => this.#groupObtainedAt(this.#store.current, group)))
+    const dueAt = now - obtainedAt >= this.settings.intervalMs ? now : Math.min(obtainedAt + this.settings.intervalMs, now + this.settings.intervalMs)
+    this.#scheduleAt(dueAt)
+  }
+
+  /** When the catalogue's data for `group` was obtained; -Infinity when it has no such group. */
+  #groupObtainedAt(catalog: Catalog, group: string): number {
+    if (!(group in catalog.groupCounts)) return -Infinity
+    return catalog.origin.groupsObtainedAtMs?.[group] ?? catalog.origin.obtainedAtMs
+  }
+
+  /** Cancels the schedule and any request in flight; a round cut short changes nothing. */
+  stop(): void {
+    this.#stopped = true
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+    this.#nextAttemptMs = null
+    this.#abort?.abort()
+  }
+
+  /** Runs a round now (or joins the one in progress). */
+  refreshNow(): Promise<RoundOutcome> {
+    if (!this.#running) {
+      this.#running = this.#round().finally(() => {
+        this.#running = null
+      })
+    }
+    return this.#running
+  }
+
+  status(): RefreshStatus {
+    return {
+      enabled: true,
+      url: this.settings.url,
+      intervalSeconds: this.settings.intervalMs / 1000,
+      format: this.settings.format,
+      groups: [...this.settings.groups],
+      lastAttemptAt: iso(this.#lastAttemptMs),
+      lastSuccessAt: iso(this.#lastSuccessMs),
+      lastError: this.#lastError,
+      nextAttemptAt: iso(this.#nextAttemptMs),
+      consecutiveFailures: this.#failures,
+      inProgress: this.#running !== null,
+      cacheError: this.#cacheError,
+    }
+  }
+
+  #scheduleAt(atMs: number): void {
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#nextAttemptMs = atMs
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, atMs - this.#clock()))
+    this.#timer = this.#timers.set(() => this.#onTimer(), delay)
+  }
+
+  #onTimer(): void {
+    this.#timer = null
+    if (this.#stopped || this.#nextAttemptMs === null) return
+    // Waits longer than a timer holds are taken in steps.
+    if (this.#clock() < this.#nextAttemptMs - 1000) return this.#scheduleAt(this.#nextAttemptMs)
+    void this.refreshNow()
+  }
+
+  async #round(): Promise<RoundOutcome> {
+    const startedAt = this.#clock()
+    this.#lastAttemptMs = startedAt
+    // The next attempt is known once this one ends (#record schedules it): until then there is none.
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+    this.#nextAttemptMs = null
+    const abort = new AbortController()
+    this.#abort = abort
+    let result: RoundResult
+    try {
+      result = await this.#fetchAndSwap(startedAt, abort.signal)
+    } catch (error) {
+      // A bug, not an upstream fault: still never fatal to the service.
+      result = { outcome: { kind: 'failed', error: `internal error: ${error instanceof Error ? error.message : String(error)}` } }
+    } finally {
+      this.#abort = null
+    }
+    const { outcome } = result
+    if (outcome.kind === 'stopped') return outcome
+    // Recorded in the same turn as the swap: status never shows a new catalogue with an old success time.
+    this.#record(outcome)
+    if (result.save) await this.#save(result.save)
+    return outcome
+  }
+
+  #record(outcome: Exclude<RoundOutcome, { kind: 'stopped' }>): void {
+    const now = this.#clock()
+    if (outcome.kind === 'failed') {
+      this.#failures += 1
+      this.#roundsFailed += 1
+      this.#lastError = outcome.error
+      const delay = backoffDelayMs(this.settings.intervalMs, this.#failures)
+      this.#log.warn('refresh failed; the catalogue is unchanged', {
+        error: outcome.error,
+        failuresInARow: this.#failures,
+        nextAttemptAt: iso(now + delay),
+      })
+      if (this.#started && !this.#stopped) this.#scheduleAt(now + delay)
+      else this.#nextAttemptMs = null
+    } else {
+      this.#failures = 0
+      this.#roundsSucceeded += 1
+      this.#lastError = null
+      this.#lastSuccessMs = now
+      if (this.#started && !this.#stopped) this.#scheduleAt(now + this.settings.intervalMs)
+      else this.#nextAttemptMs = null
+    }
+    warnIfStale(this.#store.current, now, this.#log)
+  }
+
+  async #fetchAndSwap(startedAt: number, signal: AbortSignal): Promise<RoundResult> {
+    const current = this.#store.current
+    const next: GroupPayload[] = []
+    const stopped = { outcome: { kind: 'stopped' } } as const
+    let notModified = 0
+    for (const group of this.settings.groups) {
+      if (signal.aborted) return stopped
+      const result = await this.#fetchGroup(group, signal)
+      if (!result.ok) return 'stopped' in result ? stopped : { outcome: { kind: 'failed', error: `${group}: ${result.error}` } }
+      const { payload } = result
+      if (!result.changed) notModified += 1
+      else {
+        const count = new Set(payload.elements!.map((e) => e.noradId)).size
+        const before = current.groupCounts[group]
+        if (before !== undefined && count < before / 2) {
+          return { outcome: { kind: 'failed', error: `${group}: ${count} satellites, fewer than half of the ${before} it had` } }
+        }
+      }
+      next.push(payload)
+    }
+    if (signal.aborted) return stopped
+
+    // Groups of the catalogue that this round does not fetch keep their element sets: a round never loses data.
+    // Those that came from upstream before (an earlier round, the cache) stay in the cache with their own fetch times.
+    const fetched = new Set(next.map((p) => p.group))
+    const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
+    const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
+    const save: CacheContents = { obtainedAtMs: startedAt, url: this.settings.url, groups: [...next, ...carried].map(stripElements) }
+    if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
+      // Every group answered 304: the data is confirmed, nothing to swap.
+      this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
+      this.#log.info('refresh: upstream unchanged', { groups: next.length })
+      return { outcome: { kind: 'unchanged' }, save }
+    }
+
+    const groups: GroupElements[] = []
+    for (const payload of next) {
+      if (!payload.elements) {
+        const parsed = parseElements(payload.payload, payload.format)
+        if (!parsed.ok) return { outcome: { kind: 'failed', error: `${payload.group}: kept payload unreadable: ${parsed.reason}` } }
+        const validated = validateElementSets(parsed.elements, payload.fetchedAtMs)
+        payload.elements = validated.accepted
+        payload.refused = validated.refused
+      }
+      groups.push({ group: payload.group, elements: payload.elements })
+      // A refused element set never replaces a good one: the satellite keeps the elements it has in this group.
+      const refused = payload.refused ?? []
+      if (refused.length > 0) {
+        const ids = new Set(refused.map((r) => r.noradId))
+        const keptSets = keptGroups(current, [payload.group])[0]!.elements.filter((e) => ids.has(e.noradId))
+        groups.push({ group: payload.group, elements: keptSets })
+        this.#log.warn('refresh: refused element sets', {
+          group: payload.group,
+          count: refused.length,
+          keptPrevious: keptSets.length,
+          examples: refused.slice(0, 3).map((r) => `${r.noradId}: ${r.reason}`),
+        })
+      }
+    }
+    groups.push(...keptGroups(current, kept))
+    const groupsObtainedAtMs: Record<string, number> = {}
+    for (const group of kept) groupsObtainedAtMs[group] = this.#groupObtainedAt(current, group)
+    for (const group of fetched) groupsObtainedAtMs[group] = startedAt
+    const catalog = buildCatalog(groups, { source: 'refresh', obtainedAtMs: startedAt, groupsObtainedAtMs }, this.#clock())
+    if (signal.aborted) return stopped
+    this.#store.swap(catalog)
+    this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
+    this.#log.info('refresh: catalogue replaced', {
+      satellites: catalog.size,
+      before: current.size,
+      groups: catalog.groupCounts,
+      notModified,
+      ...(kept.length > 0 ? { kept } : {}),
+    })
+    this.#onSwap?.(catalog)
+    return { outcome: { kind: 'changed', catalog }, save }
+  }
+
+  async #save(contents: CacheContents): Promise<void> {
+    if (!this.#persist) return
+    try {
+      await this.#persist(contents)
+      this.#cacheError = null
+    } catch (error) {
+      this.#cacheError = error instanceof Error ? error.message : String(error)
+      this.#log.error('refresh: cannot write the cache; the next start may use older data', { error: this.#cacheError })
+    }
+  }
+
+  async #fetchGroup(group: string, stopSignal: AbortSignal): Promise<GroupResult> {
+    const { format, timeoutMs, maxBodyBytes } = this.settings
+    const url = groupUrl(this.settings.url, group, format)
+    const previous = this.#payloads.get(group)
+    const headers: Record<string, string> = { 'user-agent': this.#userAgent, accept: '*/*' }
+    if (previous && previous.format === format) {
+      if (previous.etag) headers['if-none-match'] = previous.etag
+      if (previous.lastModified) headers['if-modified-since'] = previous.lastModified
+    }
+    const conditional = 'if-none-match' in headers || 'if-modified-since' in headers
+    const timeout = new AbortController()
+    const timer = setTimeout(() => timeout.abort(), timeoutMs)
+    const signal = AbortSignal.any([stopSignal, timeout.signal])
+    const fail = (error: string): GroupResult => ({ ok: false, error })
+    try {
+      const response = await this.#fetch(url, { headers, signal, redirect: 'follow' })
+      const fetchedAtMs = this.#clock()
+      if (response.status === 304) {
+        await response.body?.cancel().catch(() => {})
+        if (!conditional || !previous) return fail(`HTTP 304 to a request that was not conditional (${url})`)
+        return { ok: true, changed: false, payload: { ...previous, fetchedAtMs } }
+      }
+      if (response.status !== 200) {
+        await response.body?.cancel().catch(() => {})
+        return fail(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} from ${url}`)
+      }
+      const text = await readBodyCapped(response, maxBodyBytes)
+      const parsed = parseElements(text, format)
+      if (!parsed.ok) return fail(parsed.reason)
+      // Sets SGP4 cannot use, dated more than a day after this fetch, or with unprintable names count as invalid.
+      const { accepted: elements, refused } = validateElementSets(parsed.elements, fetchedAtMs)
+      const where = format === 'json' ? 'record' : 'line'
+      const invalid = [...parsed.invalid.map((i) => `${where} ${i.line}: ${i.reason}`), ...refused.map((r) => `${r.noradId}: ${r.reason}`)]
+      const firstInvalid = invalid[0] ? ` (first: ${invalid[0]})` : ''
+      if (elements.length === 0) {
+        return fail(invalid.length > 0 ? `no valid element sets, ${invalid.length} invalid${firstInvalid}` : `${formatName(format)} with no element sets`)
+      }
+      if (endsInsideElementSet(text, format, parsed.invalid)) return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
+      if (invalid.length > MAX_INVALID_SHARE * (elements.length + invalid.length)) {
+        return fail(`${invalid.length} of ${elements.length + invalid.length} element sets are invalid${firstInvalid}`)
+      }
+      return {
+        ok: true,
+        changed: true,
+        payload: {
+          group,
+          format,
+          payload: text,
+          fetchedAtMs,
+          etag: response.headers.get('etag'),
+          lastModified: response.headers.get('last-modified'),
+          elements,
+          refused,
+        },
+      }
+    } catch (error) {
+      if (stopSignal.aborted) return { ok: false, stopped: true }
+      if (timeout.signal.aborted) return fail(`no complete answer within ${formatDuration(timeoutMs)} (${url})`)
+      if (error instanceof BodyTooLargeError) return fail(`${error.message} (${url})`)
+      return fail(`request failed: ${error instanceof Error ? error.message : String(error)} (${url})`)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
+/**
+ * The element sets `catalog` holds for each of `groups`: every satellite of the
+ * group with its current elements (the newest of its groups', as the catalogue
+ * chose them), so a rebuild gives the same satellites with the same group lists.
+ */
+export function keptGroups(catalog: Catalog, groups: readonly string[]): GroupElements[] {
+  const byGroup = new Map<string, ElementSet[]>(groups.map((g) => [g, []]))
+  for (const satellite of catalog.satellites) {
+    for (const group of satellite.groups) byGroup.get(group)?.push(satellite.elements)
+  }
+  return [...byGroup].map(([group, elements]) => ({ group, elements }))
+}
+
+function stripElements({ group, format, payload, fetchedAtMs, etag, lastModified }: GroupPayload): CachedGroup {
+  return { group, format, payload, fetchedAtMs, etag, lastModified }
+}
