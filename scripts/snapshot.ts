@@ -121,7 +121,7 @@ async function fromPath(input: string): Promise<void> {
   }
   const stampName = basename(path)
   const source = parseFolderStamp(stampName) !== null ? `CelesTrak GP snapshot ${stampName}` : `${basename(path)} (dated by ${snapshot.datedBy ?? 'stamp'})`
-  replaceData(snapshot.stampMs, snapshot.description === path ? source : snapshot.description, snapshot.groups)
+  replaceData(snapshot.obtainedAtMs, snapshot.description === path ? source : snapshot.description, snapshot.groups.map((g) => ({ group: g.group, text: g.text ?? "" })))
 }
 
 async function download(): Promise<void> {

@@ -18,7 +18,7 @@ import { versionText } from './version.ts'
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
 if (parsed.kind === 'help' || parsed.kind === 'version') {
-  console.log(parsed.kind === 'version' ? versionText(new Date((await loadEmbeddedSnapshot()).stampMs).toISOString()) : parsed.text)
+  console.log(parsed.kind === 'version' ? versionText(new Date((await loadEmbeddedSnapshot()).obtainedAtMs).toISOString()) : parsed.text)
   process.exit(0)
 }
 if (parsed.kind === 'error') {

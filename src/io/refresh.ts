@@ -13,12 +13,13 @@
  */
 import { log as defaultLog } from '../log.ts'
 import { VERSION } from '../version.ts'
-import { buildCatalog, type Catalog, type GroupElements } from '../catalog/catalog.ts'
-import type { ElementSet } from '../catalog/elements.ts'
+import type { Catalog } from '../catalog/catalog.ts'
+import type { ElementGroup } from '../catalog/groups.ts'
+import { catalogOf, layerOf, overlay } from '../catalog/overlay.ts'
 import { type ElementFormat, endsInsideElementSet, formatName, parseElements } from '../catalog/formats.ts'
 import type { RefreshStatus } from '../catalog/refresh.ts'
 import type { CatalogStore } from '../catalog/store.ts'
-import { type Refusal, validateElementSets } from '../catalog/validate.ts'
+import { validateElementSets } from '../catalog/validate.ts'
 import type { CacheContents, CachedGroup } from './cache.ts'
 
 /** Responses larger than this are refused, without reading them whole. */
@@ -85,11 +86,6 @@ export type RoundOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'stopped' }
 
-/** A group's payload, with its parsed element sets when they are at hand (and those validation refused). */
-interface GroupPayload extends CachedGroup {
-  elements?: ElementSet[]
-  refused?: Refusal[]
-}
 
 interface RoundResult {
   outcome: RoundOutcome
@@ -97,7 +93,7 @@ interface RoundResult {
   save?: CacheContents
 }
 
-type GroupResult = { ok: true; payload: GroupPayload; changed: boolean } | { ok: false; error: string } | { ok: false; stopped: true }
+type GroupResult = { ok: true; payload: CachedGroup; changed: boolean } | { ok: false; error: string } | { ok: false; stopped: true }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -180,7 +176,7 @@ export class Refresher {
   readonly #onSwap: ((catalog: Catalog) => void) | undefined
   readonly #userAgent = `sattrack/${VERSION}`
   /** The payload behind each group of the current catalogue, when it came from the cache or a refresh. */
-  #payloads = new Map<string, GroupPayload>()
+  #payloads = new Map<string, CachedGroup>()
   #timer: unknown = null
   #running: Promise<RoundOutcome> | null = null
   #abort: AbortController | null = null
@@ -336,7 +332,7 @@ export class Refresher {
 
   async #fetchAndSwap(startedAt: number, signal: AbortSignal): Promise<RoundResult> {
     const current = this.#store.current
-    const next: GroupPayload[] = []
+    const next: CachedGroup[] = []
     const stopped = { outcome: { kind: 'stopped' } } as const
     let notModified = 0
     for (const group of this.settings.groups) {
@@ -361,7 +357,7 @@ export class Refresher {
     const fetched = new Set(next.map((p) => p.group))
     const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
     const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
-    const save: CacheContents = { obtainedAtMs: startedAt, url: this.settings.url, groups: [...next, ...carried].map(stripElements) }
+    const save: CacheContents = { source: 'refresh', description: this.settings.url, obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) }
     if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
       // Every group answered 304: the data is confirmed, nothing to swap.
       this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
@@ -369,35 +365,31 @@ export class Refresher {
       return { outcome: { kind: 'unchanged' }, save }
     }
 
-    const groups: GroupElements[] = []
+    const round: ElementGroup[] = []
     for (const payload of next) {
       if (!payload.elements) {
-        const parsed = parseElements(payload.payload, payload.format)
+        const parsed = parseElements(payload.text, payload.format)
         if (!parsed.ok) return { outcome: { kind: 'failed', error: `${payload.group}: kept payload unreadable: ${parsed.reason}` } }
-        const validated = validateElementSets(parsed.elements, payload.fetchedAtMs)
+        const validated = validateElementSets(parsed.elements, payload.obtainedAtMs)
         payload.elements = validated.accepted
         payload.refused = validated.refused
       }
-      groups.push({ group: payload.group, elements: payload.elements })
-      // A refused element set never replaces a good one: the satellite keeps the elements it has in this group.
-      const refused = payload.refused ?? []
-      if (refused.length > 0) {
-        const ids = new Set(refused.map((r) => r.noradId))
-        const keptSets = keptGroups(current, [payload.group])[0]!.elements.filter((e) => ids.has(e.noradId))
-        groups.push({ group: payload.group, elements: keptSets })
-        this.#log.warn('refresh: refused element sets', {
-          group: payload.group,
-          count: refused.length,
-          keptPrevious: keptSets.length,
-          examples: refused.slice(0, 3).map((r) => `${r.noradId}: ${r.reason}`),
-        })
-      }
+      // The round's groups are dated by the round.
+      round.push({ ...payload, source: 'refresh', obtainedAtMs: startedAt })
     }
-    groups.push(...keptGroups(current, kept))
-    const groupsObtainedAtMs: Record<string, number> = {}
-    for (const group of kept) groupsObtainedAtMs[group] = this.#groupObtainedAt(current, group)
-    for (const group of fetched) groupsObtainedAtMs[group] = startedAt
-    const catalog = buildCatalog(groups, { source: 'refresh', obtainedAtMs: startedAt, groupsObtainedAtMs }, this.#clock())
+    // The one overlay rule: the catalogue held, then this round; groups the round does not fetch are kept.
+    const overlaid = overlay([layerOf(current), { source: 'refresh', groups: round }])
+    for (const payload of next) {
+      const refused = payload.refused ?? []
+      if (refused.length === 0) continue
+      this.#log.warn('refresh: refused element sets', {
+        group: payload.group,
+        count: refused.length,
+        keptPrevious: overlaid.keptForRefused[payload.group] ?? 0,
+        examples: refused.slice(0, 3).map((r) => `${r.noradId}: ${r.reason}`),
+      })
+    }
+    const catalog = catalogOf(overlaid, this.#clock())
     if (signal.aborted) return stopped
     this.#store.swap(catalog)
     this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
@@ -443,7 +435,7 @@ export class Refresher {
       if (response.status === 304) {
         await response.body?.cancel().catch(() => {})
         if (!conditional || !previous) return fail(`HTTP 304 to a request that was not conditional (${url})`)
-        return { ok: true, changed: false, payload: { ...previous, fetchedAtMs } }
+        return { ok: true, changed: false, payload: { ...previous, obtainedAtMs: fetchedAtMs } }
       }
       if (response.status !== 200) {
         await response.body?.cancel().catch(() => {})
@@ -469,9 +461,10 @@ export class Refresher {
         changed: true,
         payload: {
           group,
+          source: 'refresh',
           format,
-          payload: text,
-          fetchedAtMs,
+          text,
+          obtainedAtMs: fetchedAtMs,
           etag: response.headers.get('etag'),
           lastModified: response.headers.get('last-modified'),
           elements,
@@ -489,19 +482,7 @@ export class Refresher {
   }
 }
 
-/**
- * The element sets `catalog` holds for each of `groups`: every satellite of the
- * group with its current elements (the newest of its groups', as the catalogue
- * chose them), so a rebuild gives the same satellites with the same group lists.
- */
-export function keptGroups(catalog: Catalog, groups: readonly string[]): GroupElements[] {
-  const byGroup = new Map<string, ElementSet[]>(groups.map((g) => [g, []]))
-  for (const satellite of catalog.satellites) {
-    for (const group of satellite.groups) byGroup.get(group)?.push(satellite.elements)
-  }
-  return [...byGroup].map(([group, elements]) => ({ group, elements }))
-}
-
-function stripElements({ group, format, payload, fetchedAtMs, etag, lastModified }: GroupPayload): CachedGroup {
-  return { group, format, payload, fetchedAtMs, etag, lastModified }
+/** The group as the cache stores it: without its parsed element sets. */
+function stripElements({ elements: _elements, refused: _refused, ...group }: CachedGroup): CachedGroup {
+  return group
 }

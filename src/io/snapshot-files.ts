@@ -6,7 +6,8 @@
 import { readdir, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { formatOfFileName } from '../catalog/formats.ts'
-import { fromBundle, newestEpochMs, parseFolderStamp, parseSnapshot, SnapshotError, type SnapshotBundle, type SnapshotData } from '../catalog/snapshot.ts'
+import { type GroupSet, newestEpochMs, redate } from '../catalog/groups.ts'
+import { fromBundle, parseFolderStamp, SnapshotError, type SnapshotBundle } from '../catalog/snapshot.ts'
 import { CACHE_KIND, deserializeCache, snapshotFromCache } from './cache.ts'
 
 /** A JSON text that is an object (a bundle) rather than an array (OMM). */
@@ -14,7 +15,7 @@ function looksLikeBundle(text: string): boolean {
   return text.trimStart().startsWith('{')
 }
 
-async function bundleFile(path: string, text: string): Promise<SnapshotData> {
+async function bundleFile(path: string, text: string): Promise<GroupSet> {
   let bundle: SnapshotBundle
   try {
     bundle = JSON.parse(text)
@@ -25,7 +26,7 @@ async function bundleFile(path: string, text: string): Promise<SnapshotData> {
     // A data-dir cache copied from another install.
     const cache = deserializeCache(text)
     if (!cache.ok) throw new SnapshotError(`${path} is a damaged cache: ${cache.reason}`)
-    return snapshotFromCache(cache.cache, path)
+    return { ...snapshotFromCache(cache.cache, path), source: 'snapshot', groups: cache.cache.groups.map((g) => ({ ...g, source: 'snapshot' })) }
   }
   return fromBundle(bundle, path)
 }
@@ -38,7 +39,7 @@ async function bundleFile(path: string, text: string): Promise<SnapshotData> {
  * (`catalog-cache.json`). A file or folder without a stamp is dated by its
  * newest element-set epoch (see datedByContent).
  */
-export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
+export async function loadSnapshotPath(path: string): Promise<GroupSet> {
   let info
   try {
     info = await stat(path)
@@ -48,10 +49,11 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
   if (info.isFile()) {
     const text = await Bun.file(path).text()
     if (extname(path).toLowerCase() === '.json' && looksLikeBundle(text)) return bundleFile(path, text)
-    return datedByContent({ stampMs: info.mtimeMs, description: path, groups: [{ group: basename(path, extname(path)), text }] }, info.mtimeMs)
+    const group = { group: basename(path, extname(path)), source: 'snapshot' as const, obtainedAtMs: info.mtimeMs, text }
+    return datedByContent({ source: 'snapshot', obtainedAtMs: info.mtimeMs, description: path, groups: [group] }, info.mtimeMs)
   }
   const names = (await readdir(path)).filter((n) => formatOfFileName(n) !== null).sort()
-  const groups: SnapshotData['groups'] = []
+  const texts: { group: string; text: string }[] = []
   const bundles: string[] = []
   let newestMtime = 0
   for (const name of names) {
@@ -63,16 +65,17 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
     }
     newestMtime = Math.max(newestMtime, (await stat(file)).mtimeMs)
     // The content decides the format; the extension only picks the files.
-    groups.push({ group: basename(name, extname(name)), text })
+    texts.push({ group: basename(name, extname(name)), text })
   }
-  if (groups.length === 0) {
+  if (texts.length === 0) {
     const bundle = bundles.find((b) => basename(b) === 'snapshot.json') ?? bundles[0]
     if (bundle) return bundleFile(bundle, await Bun.file(bundle).text())
     throw new SnapshotError(`snapshot folder ${path} holds no <group>.tle, <group>.json or <group>.csv files`)
   }
   const stampMs = parseFolderStamp(basename(path))
-  if (stampMs !== null) return { stampMs, datedBy: 'stamp', description: path, groups }
-  return datedByContent({ stampMs: newestMtime, description: path, groups }, newestMtime)
+  const obtainedAtMs = stampMs ?? newestMtime
+  const set: GroupSet = { source: 'snapshot', obtainedAtMs, description: path, groups: texts.map((t) => ({ ...t, source: 'snapshot', obtainedAtMs })) }
+  return stampMs !== null ? { ...set, datedBy: 'stamp' } : datedByContent(set, newestMtime)
 }
 
 /**
@@ -80,11 +83,12 @@ export async function loadSnapshotPath(path: string): Promise<SnapshotData> {
  * epoch in it (the data cannot have been obtained before that), never later than
  * the files' modification time (a file cannot hold data obtained after it was
  * written). File times alone say nothing: `cp -r` makes old data look new.
- * Parses the snapshot (once: the result is kept in `parsed`).
+ * Reads the snapshot (once: the result is kept).
  */
-function datedByContent(snapshot: SnapshotData, newestMtimeMs: number): SnapshotData {
-  const newest = newestEpochMs(parseSnapshot(snapshot))
-  if (newest === null) return { ...snapshot, stampMs: newestMtimeMs, datedBy: 'file time' }
-  return { ...snapshot, stampMs: Math.min(newest, newestMtimeMs), datedBy: newest <= newestMtimeMs ? 'newest epoch' : 'file time' }
+function datedByContent(snapshot: GroupSet, newestMtimeMs: number): GroupSet {
+  const newest = newestEpochMs(snapshot)
+  const dated = newest === null ? redate(snapshot, newestMtimeMs, 'file time') : redate(snapshot, Math.min(newest, newestMtimeMs), newest <= newestMtimeMs ? 'newest epoch' : 'file time')
+  // Read once, against the file time; kept.
+  return { ...dated, read: snapshot.read }
 }
 

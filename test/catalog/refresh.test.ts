@@ -6,7 +6,8 @@ import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
 import { type CacheContents, snapshotFromCache } from '../../src/io/cache.ts'
 import { backoffDelayMs, groupUrl, MAX_BACKOFF_MS, type Logger, Refresher, type RefreshSettings, type Timers } from '../../src/io/refresh.ts'
-import { catalogFromSnapshot, type SnapshotData } from '../../src/catalog/snapshot.ts'
+import type { GroupSet } from '../../src/catalog/groups.ts'
+import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { planStart } from '../../src/catalog/startup.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { VERSION } from '../../src/version.ts'
@@ -118,7 +119,7 @@ describe('a successful round', () => {
     expect(outcome.kind).toBe('changed')
     const catalog = store.current
     expect(catalog).not.toBe(initial)
-    expect(catalog.origin).toEqual({ source: 'refresh', obtainedAtMs: T0, groupsObtainedAtMs: { stations: T0, weather: T0 } })
+    expect(catalog.origin).toEqual({ source: 'refresh', obtainedAtMs: T0, groupsObtainedAtMs: { stations: T0, weather: T0 }, groupSources: { stations: 'refresh', weather: 'refresh' } })
     expect(catalog.groupCounts).toEqual({ stations: 21, weather: 10 })
     expect(catalog.get(90005)!.elements.epochMs).toBeGreaterThan(initial.get(90005)!.elements.epochMs)
     // The 6-digit object is an ordinary satellite without a TLE form.
@@ -145,7 +146,7 @@ describe('a successful round', () => {
       ['stations', 'json', true, true],
       ['weather', 'json', true, true],
     ])
-    expect(JSON.parse(saved[0]!.groups[0]!.payload)).toHaveLength(21)
+    expect(JSON.parse(saved[0]!.groups[0]!.text)).toHaveLength(21)
   })
 
   for (const format of ['csv', 'tle'] as const) {
@@ -192,7 +193,7 @@ describe('conditional requests', () => {
     expect(refresher.status().lastSuccessAt).toBe(new Date(T0 + 6 * HOUR).toISOString())
     // The cache records the confirmation: its data counts as obtained now.
     expect(saved.at(-1)!.obtainedAtMs).toBe(T0 + 6 * HOUR)
-    expect(saved.at(-1)!.groups[0]!.payload).toBe(saved[0]!.groups[0]!.payload)
+    expect(saved.at(-1)!.groups[0]!.text).toBe(saved[0]!.groups[0]!.text)
   })
 
   test('a group that changed upstream is taken while the others answer 304', async () => {
@@ -358,14 +359,15 @@ describe('a failed round changes nothing', () => {
 describe('groups that a round does not fetch are kept', () => {
   const DAY = 24 * HOUR
   /** The base as a snapshot: stations and weather as before, starlink, and a 'visual' group sharing 90000 with stations. */
-  const base = (): SnapshotData => ({
-    stampMs: T0 - 2 * DAY,
+  const base = (): GroupSet => ({
+    source: 'snapshot',
+    obtainedAtMs: T0 - 2 * DAY,
     description: 'base',
     groups: [
       ...Object.entries(OLD).map(([group, records]) => ({ group, text: ommJson(records) })),
       { group: 'starlink', text: ommJson(syntheticGroup(93000, 5, { epochDay: 148.5 })) },
       { group: 'visual', text: ommJson(syntheticGroup(90000, 1, { epochDay: 148.5 })) },
-    ],
+    ].map((g) => ({ ...g, source: 'snapshot' as const, obtainedAtMs: T0 - 2 * DAY })),
   })
 
   test('a round of some groups keeps the element sets and the group lists of the others', async () => {
@@ -395,11 +397,11 @@ describe('groups that a round does not fetch are kept', () => {
     expect(store.current.get(90005)!.elements.epochMs).toBe(elementsOf(NEW.stations[5]!).epochMs) // stations kept from round 1
     const cache = saved.at(-1)!
     expect(cache.obtainedAtMs).toBe(T0 + HOUR)
-    expect(cache.groups.map((g) => [g.group, g.fetchedAtMs])).toEqual([
+    expect(cache.groups.map((g) => [g.group, g.obtainedAtMs])).toEqual([
       ['weather', expect.any(Number)],
-      ['stations', stationsPayload.fetchedAtMs], // carried over with its own fetch time
+      ['stations', stationsPayload.obtainedAtMs], // carried over with its own fetch time
     ])
-    expect(cache.groups[1]!.payload).toBe(stationsPayload.payload)
+    expect(cache.groups[1]!.text).toBe(stationsPayload.text)
 
     const restarted = planStart({ base: { source: 'snapshot', snapshot: base() }, cache: snapshotFromCache(cache, 'catalog-cache.json'), nowMs: T0 + 2 * HOUR })
     if (!restarted.ok) throw new Error(restarted.error)
@@ -420,8 +422,9 @@ describe('groups that a round does not fetch are kept', () => {
   test('start() is due when the oldest data of the groups it refreshes is an interval old; a group it lacks is due at once', () => {
     const contents: CacheContents = {
       obtainedAtMs: T0 - HOUR,
-      url: upstream.url,
-      groups: [{ group: 'stations', format: 'json', payload: ommJson(NEW.stations), fetchedAtMs: T0 - HOUR, etag: null, lastModified: null }],
+      source: 'refresh',
+      description: upstream.url,
+      groups: [{ group: 'stations', source: 'refresh', format: 'json', text: ommJson(NEW.stations), obtainedAtMs: T0 - HOUR, etag: null, lastModified: null }],
     }
     const started = planStart({ base: { source: 'snapshot', snapshot: base() }, cache: snapshotFromCache(contents, 'c'), nowMs: T0 })
     if (!started.ok) throw new Error(started.error)

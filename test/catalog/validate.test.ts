@@ -60,7 +60,7 @@ test('validateElementSets keeps the order of the accepted ones and names each re
 
 test('a snapshot: refused sets are counted with the others rejected, with their reasons, and left out', () => {
   const text = tleText([ommRecord({ NORAD_CAT_ID: 90001 }), ommRecord(DECAYED), ommRecord(FUTURE)])
-  const report = catalogFromSnapshot({ stampMs: OBTAINED, description: 'test', groups: [{ group: 'stations', text }] }, 'snapshot', OBTAINED)
+  const report = catalogFromSnapshot({ source: 'snapshot', obtainedAtMs: OBTAINED, description: 'test', groups: [{ group: 'stations', source: 'snapshot', obtainedAtMs: OBTAINED, text }] }, 'snapshot', OBTAINED)
   expect(report.catalog.satellites.map((s) => s.noradId)).toEqual([90001])
   expect(report.invalidByGroup).toEqual({ stations: 2 })
   expect(report.examples).toEqual([
@@ -69,7 +69,7 @@ test('a snapshot: refused sets are counted with the others rejected, with their 
   ])
   // A cache group is judged against its own fetch time.
   const cached = catalogFromSnapshot(
-    { stampMs: OBTAINED, description: 'cache', groups: [{ group: 'stations', text, obtainedAtMs: OBTAINED + 2 * 86_400_000 }] },
+    { source: 'cache', obtainedAtMs: OBTAINED + 2 * 86_400_000, description: 'cache', groups: [{ group: 'stations', source: 'cache', text, obtainedAtMs: OBTAINED + 2 * 86_400_000 }] },
     'cache',
     OBTAINED,
   )

@@ -49,8 +49,9 @@ test('a copied snapshot folder is dated by its newest element set; a cache from 
   const future = Date.UTC(2099, 0, 1)
   await writeCache(dataDir, {
     obtainedAtMs: future,
-    url: upstream.url,
-    groups: [{ group: 'stations', format: 'json', payload: ommJson(syntheticGroup(90000, 5, { epochDay: 150 })), fetchedAtMs: future, etag: '"x"', lastModified: null }],
+    source: 'refresh',
+    description: upstream.url,
+    groups: [{ group: 'stations', source: 'refresh', format: 'json', text: ommJson(syntheticGroup(90000, 5, { epochDay: 150 })), obtainedAtMs: future, etag: '"x"', lastModified: null }],
   })
 
   let service: ServiceProcess | undefined
