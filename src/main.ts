@@ -7,6 +7,7 @@ import { loadEmbeddedSnapshot } from './io/embedded.ts'
 import { readCache, snapshotFromCache, writeCache } from './io/cache.ts'
 import { Refresher, warnIfStale } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
+import { planReload } from './catalog/reload.ts'
 import { planStart, type StartInputs, startLogFields } from './catalog/startup.ts'
 import { CatalogStore } from './catalog/store.ts'
 import { parseConfig } from './config.ts'
@@ -126,6 +127,50 @@ function warmInSlices(catalog: Catalog, from = 0): void {
   if (end < catalog.size) setTimeout(() => warmInSlices(catalog, end), 0)
   // Start-up leaves tens of MB of garbage (parsing, SGP4 initialisation): collect it once, so RSS reflects what is kept.
   else setTimeout(() => Bun.gc(true), 1000)
+}
+
+// SIGHUP reloads --snapshot from disk: the file competes with the catalogue held by the overlay rule, and a
+// new catalogue is swapped in in one step; a file that cannot be read or holds nothing valid changes nothing.
+let reloading = false
+process.on('SIGHUP', () => {
+  if (!config.snapshot) {
+    log.warn('SIGHUP: there is no --snapshot to reload; nothing changed')
+    return
+  }
+  if (reloading) {
+    log.warn('SIGHUP: a reload is already running; this one is ignored', { path: config.snapshot })
+    return
+  }
+  reloading = true
+  void reloadSnapshot(config.snapshot).finally(() => {
+    reloading = false
+  })
+})
+
+async function reloadSnapshot(path: string): Promise<void> {
+  let file
+  try {
+    file = await loadSnapshotPath(path)
+  } catch (error) {
+    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: message(error) })
+    return
+  }
+  const plan = planReload(store.current, file, Date.now())
+  if (!plan.ok) {
+    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: plan.error })
+    return
+  }
+  if (plan.warning) log.warn(plan.warning.message, plan.warning.fields)
+  const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
+  if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })
+  if (!plan.catalog) {
+    log.info('reload: nothing in --snapshot is newer than the catalogue held; nothing changed', { path, ...plan.changes })
+    return
+  }
+  store.swap(plan.catalog)
+  log.info('reload: catalogue replaced', { path, ...plan.changes })
+  warnIfStale(plan.catalog, Date.now())
+  warmInSlices(plan.catalog)
 }
 
 const server = app.server

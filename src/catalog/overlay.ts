@@ -35,6 +35,8 @@ export interface Overlaid {
   groups: ElementGroup[]
   /** Where each group came from. */
   groupSources: Record<string, GroupSource>
+  /** The index of the layer each group came from. */
+  fromLayer: Record<string, number>
   /** The source of the last layer that gave a group: what the catalogue is said to come from. */
   source: GroupSource
   /** Satellites that kept a losing layer's set because the winner refused its own, per group. */
@@ -47,11 +49,13 @@ export function overlay(layers: readonly Layer[]): Overlaid {
   const groups: ElementGroup[] = []
   const groupSources: Record<string, GroupSource> = {}
   const keptForRefused: Record<string, number> = {}
+  const fromLayer: Record<string, number> = {}
   let top = -1
   for (const [name, index] of winners) {
     const winner = layers[index]!.groups.find((g) => g.group === name)!
     top = Math.max(top, index)
     groupSources[name] = winner.source
+    fromLayer[name] = index
     const refusedIds = new Set((winner.refused ?? []).map((r) => r.noradId))
     const present = new Set((winner.elements ?? []).map((e) => e.noradId))
     const kept: ElementSet[] = []
@@ -73,7 +77,7 @@ export function overlay(layers: readonly Layer[]): Overlaid {
     if (kept.length > 0) keptForRefused[name] = kept.length
     groups.push(kept.length > 0 ? { ...winner, elements: [...(winner.elements ?? []), ...kept] } : winner)
   }
-  return { groups, groupSources, source: layers[Math.max(0, top)]!.source, keptForRefused }
+  return { groups, groupSources, fromLayer, source: layers[Math.max(0, top)]!.source, keptForRefused }
 }
 
 /** The catalogue of overlaid groups: obtained when its newest group was, each group with its own time and source. */

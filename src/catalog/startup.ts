@@ -60,6 +60,29 @@ export type StartResult = { ok: true; plan: StartPlan } | { ok: false; error: st
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
+/**
+ * A snapshot (start or reload) as dated for the overlay: a stamp more than a day
+ * ahead of this machine's clock is not believed, and the snapshot is dated by its
+ * newest element set instead (with a warning); all its groups share its date
+ * (one source, one date, a copied cache given as --snapshot included).
+ */
+export function believableDate(set: GroupSet, nowMs: number, what: string): { set: GroupSet; warning: StartWarning | null } {
+  const read = readGroups(set)
+  let ms = set.obtainedAtMs
+  let warning: StartWarning | null = null
+  if (ms > nowMs + CLOCK_SKEW_MS) {
+    const dated = Math.min(newestEpochMs(set) ?? nowMs, nowMs)
+    warning = {
+      message: `the ${what} says its data was obtained in the future; dated by its newest element set instead`,
+      fields: { path: set.description, stamp: iso(ms), now: iso(nowMs), datedAt: iso(dated) },
+    }
+    ms = dated
+  } else if (set.groups.every((g) => g.obtainedAtMs === ms)) {
+    return { set, warning }
+  }
+  return { set: { ...redate(set, ms, set.datedBy), read }, warning }
+}
+
 /** Why a cache's times cannot be believed, or null. */
 function futureTimeReason(cache: GroupSet, nowMs: number): string | null {
   const latest = Math.max(cache.obtainedAtMs, ...cache.groups.map((g) => g.obtainedAtMs))
@@ -88,19 +111,10 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
   if (base.source === 'snapshot' && elementCount(baseSet) === 0) {
     return { ok: false, error: `no valid element sets in ${baseSet.description}` }
   }
-  let baseMs = baseSet.obtainedAtMs
-  if (baseMs > nowMs + CLOCK_SKEW_MS) {
-    const dated = Math.min(newestEpochMs(baseSet) ?? nowMs, nowMs)
-    warnings.push({
-      message: `the ${base.source === 'snapshot' ? '--snapshot' : 'embedded snapshot'} says its data was obtained in the future; dated by its newest element set instead`,
-      fields: { path: baseSet.description, stamp: iso(baseMs), now: iso(nowMs), datedAt: iso(dated) },
-    })
-    baseMs = dated
-    // All groups of the base share its date (a copied cache given as --snapshot included): one source, one date.
-    baseSet = { ...redate(baseSet, dated, baseSet.datedBy), read: baseRead }
-  } else if (baseSet.groups.some((g) => g.obtainedAtMs !== baseMs)) {
-    baseSet = { ...redate(baseSet, baseMs, baseSet.datedBy), read: baseRead }
-  }
+  const dated = believableDate(baseSet, nowMs, base.source === 'snapshot' ? '--snapshot' : 'embedded snapshot')
+  if (dated.warning) warnings.push(dated.warning)
+  baseSet = dated.set
+  const baseMs = baseSet.obtainedAtMs
   // A base group holding nothing valid competes with nothing.
   const baseLayer: Layer = { source: base.source, groups: baseSet.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: base.source })) }
 

@@ -377,8 +377,9 @@ export class Refresher {
       // The round's groups are dated by the round.
       round.push({ ...payload, source: 'refresh', obtainedAtMs: startedAt })
     }
-    // The one overlay rule: the catalogue held, then this round; groups the round does not fetch are kept.
-    const overlaid = overlay([layerOf(current), { source: 'refresh', groups: round }])
+    // The one overlay rule: the catalogue held (now: a reload may have swapped it during the requests), then
+    // this round; groups the round does not fetch are kept.
+    const overlaid = overlay([layerOf(this.#store.current), { source: 'refresh', groups: round }])
     for (const payload of next) {
       const refused = payload.refused ?? []
       if (refused.length === 0) continue
