@@ -4,8 +4,8 @@ import './relaunch.ts'
 import { createApp } from './app.ts'
 import type { Catalog } from './catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
-import { readCache, snapshotFromCache, writeCache } from './io/cache.ts'
-import { Refresher, warnIfStale } from './io/refresh.ts'
+import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
+import { Refresher, redactUrl, warnIfStale } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
 import { planReload } from './catalog/reload.ts'
 import { planStart, type StartInputs, startLogFields } from './catalog/startup.ts'
@@ -41,6 +41,9 @@ try {
   console.error(`sattrack: ${message(error)}`)
   process.exit(2)
 }
+// Temporary files a process killed while writing the cache left behind.
+const leftovers = await removeStaleTemporaries(config.dataDir, Date.now())
+if (leftovers.length > 0) log.info('removed temporary cache files left by an interrupted write', { dataDir: config.dataDir, files: leftovers })
 const cache = await readCache(config.dataDir)
 if (cache.kind === 'invalid') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
 const startInputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
@@ -113,7 +116,7 @@ log.info('catalogue loaded', startLogFields(startInputs, report))
 warnIfStale(report.catalog, Date.now())
 log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
 if (refresher) {
-  log.info('refresh enabled', { url: refresher.settings.url, intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
+  log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
 }
 setTimeout(() => warmInSlices(report.catalog), 0)

@@ -21,6 +21,10 @@ export interface RefreshStatus {
   inProgress: boolean
   /** Why the last successful round could not be written to the data dir, or null. */
   cacheError: string | null
+  /** Why each group failed in the last round (it keeps the element sets it had); empty when none did. */
+  groupErrors: Record<string, string>
+  /** Groups the upstream said it does not have in the last round (CelesTrak's "No GP data found"). */
+  missingGroups: string[]
 }
 
 export function disabledRefreshStatus(): RefreshStatus {
@@ -37,5 +41,7 @@ export function disabledRefreshStatus(): RefreshStatus {
     consecutiveFailures: 0,
     inProgress: false,
     cacheError: null,
+    groupErrors: {},
+    missingGroups: [],
   }
 }

@@ -131,14 +131,40 @@ async function fsyncFolder(dir: string): Promise<void> {
   }
 }
 
-/** Removes temporary files that a process killed while writing left behind. */
-async function removeStaleTemporaries(dataDir: string, nowMs: number): Promise<void> {
+/** Whether process `pid` runs on this machine. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException)?.code === 'EPERM'
+  }
+}
+
+/**
+ * Removes temporary files that a process killed while writing left behind: those
+ * of a process that no longer runs, and any older than ten minutes (another
+ * instance sharing the data dir may be writing its own right now). Returns the
+ * names removed. Runs at start and after every write.
+ */
+export async function removeStaleTemporaries(dataDir: string, nowMs: number): Promise<string[]> {
+  const removed: string[] = []
   for (const name of await readdir(dataDir).catch(() => [] as string[])) {
     if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(TEMP_SUFFIX)) continue
+    const pid = Number(name.slice(TEMP_PREFIX.length).split('.')[0])
     const path = join(dataDir, name)
     const info = await stat(path).catch(() => null)
-    if (info && nowMs - info.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => {})
+    if (!info) continue
+    const orphan = !Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && !alive(pid))
+    if (orphan || nowMs - info.mtimeMs > STALE_TEMP_MS) {
+      await unlink(path).then(
+        () => removed.push(name),
+        () => {},
+      )
+    }
   }
+  return removed
 }
 
 /**

@@ -16,16 +16,26 @@ import { VERSION } from '../version.ts'
 import type { Catalog } from '../catalog/catalog.ts'
 import type { ElementGroup } from '../catalog/groups.ts'
 import { catalogOf, layerOf, overlay } from '../catalog/overlay.ts'
-import { type ElementFormat, endsInsideElementSet, formatName, parseElements } from '../catalog/formats.ts'
+import type { ElementSet } from '../catalog/elements.ts'
+import { describeContent, type ElementFormat, endsInsideElementSet, formatName, parseElements, sniffFormat } from '../catalog/formats.ts'
 import type { RefreshStatus } from '../catalog/refresh.ts'
 import type { CatalogStore } from '../catalog/store.ts'
 import { validateElementSets } from '../catalog/validate.ts'
 import type { CacheContents, CachedGroup } from './cache.ts'
 
-/** Responses larger than this are refused, without reading them whole. */
-export const MAX_BODY_BYTES = 100 * 1024 * 1024
-/** The longest wait between attempts after failures. */
-export const MAX_BACKOFF_MS = 24 * 3_600_000
+/**
+ * Responses larger than this are refused, without reading them whole. CelesTrak's
+ * largest groups are a few MB (GROUP=active as OMM JSON: under 10 MB); reading,
+ * parsing and holding a body costs several times its size, so this bounds what a
+ * round can cost whatever a valid-looking upstream sends.
+ */
+export const MAX_BODY_BYTES = 24 * 1024 * 1024
+/** The first wait after a failure; it doubles with each failure in a row, up to the interval. */
+export const FIRST_RETRY_MS = 60_000
+/** The longest wait a Retry-After is honoured for. */
+export const MAX_RETRY_AFTER_MS = 24 * 3_600_000
+/** Redirects followed per request (same origin only). */
+export const MAX_REDIRECTS = 3
 /** A payload with a larger share of invalid element sets is refused as damaged. */
 export const MAX_INVALID_SHARE = 0.1
 /** A warning is logged when the median element age exceeds this. */
@@ -80,20 +90,30 @@ export interface RefresherOptions {
   onSwap?: (catalog: Catalog) => void
 }
 
+/**
+ * A round's outcome. A round succeeds group by group: `failedGroups` names the
+ * groups that failed (they keep the element sets they had) while the others
+ * were taken; `failed` means no group could be taken.
+ */
 export type RoundOutcome =
-  | { kind: 'changed'; catalog: Catalog }
-  | { kind: 'unchanged' }
+  | { kind: 'changed'; catalog: Catalog; failedGroups?: Record<string, string> }
+  | { kind: 'unchanged'; failedGroups?: Record<string, string> }
   | { kind: 'failed'; error: string }
   | { kind: 'stopped' }
 
 
 interface RoundResult {
   outcome: RoundOutcome
+  /** The longest Retry-After a failed group's answer asked for, ms. */
+  retryAfterMs?: number
   /** What to write to the data dir after a success. */
   save?: CacheContents
 }
 
-type GroupResult = { ok: true; payload: CachedGroup; changed: boolean } | { ok: false; error: string } | { ok: false; stopped: true }
+type GroupResult =
+  | { ok: true; payload: CachedGroup; changed: boolean }
+  | { ok: false; error: string; retryAfterMs?: number; missing?: boolean }
+  | { ok: false; stopped: true }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
 
@@ -105,10 +125,59 @@ export function groupUrl(endpoint: string, group: string, format: ElementFormat)
   return url.toString()
 }
 
-/** The wait before the next attempt after `failures` failed rounds in a row: interval × 2^failures, at most 24 h. */
-export function backoffDelayMs(intervalMs: number, failures: number): number {
+/**
+ * The wait before the next attempt after `failures` failed rounds in a row: a
+ * minute, doubling with each failure, never more than the interval (a service
+ * that starts before its network is fresh within minutes); at least what the
+ * upstream asked for with Retry-After (up to a day).
+ */
+export function backoffDelayMs(intervalMs: number, failures: number, retryAfterMs = 0): number {
   if (failures <= 0) return intervalMs
-  return Math.max(intervalMs, Math.min(MAX_BACKOFF_MS, intervalMs * 2 ** Math.min(failures, 30)))
+  const backoff = Math.min(intervalMs, FIRST_RETRY_MS * 2 ** Math.min(failures - 1, 30))
+  return Math.max(backoff, Math.min(MAX_RETRY_AFTER_MS, retryAfterMs))
+}
+
+/** Retry-After (seconds, or an HTTP date) as ms from `nowMs`; 0 when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs: number): number {
+  if (!value) return 0
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const at = Date.parse(trimmed)
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : 0
+}
+
+/**
+ * The endpoint as logs and status show it: no userinfo, and the value of every
+ * query parameter replaced (they may hold keys), except GROUP and FORMAT, which
+ * the service sets itself.
+ */
+export function redactUrl(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return '(an invalid URL)'
+  }
+  if (url.username || url.password) {
+    url.username = 'redacted'
+    url.password = ''
+  }
+  const params = [...url.searchParams.keys()]
+  const kept = new Set(['GROUP', 'FORMAT'])
+  for (const key of new Set(params)) if (!kept.has(key)) url.searchParams.set(key, 'redacted')
+  return url.toString()
+}
+
+/** What a body is, for messages: its kind and size, never its text. */
+export function describeBody(text: string, format: ElementFormat): string {
+  const bytes = Buffer.byteLength(text)
+  const kind = sniffFormat(text) === format ? `${formatName(format)} that cannot be read` : describeContent(text, false)
+  return `${kind} (${bytes} bytes)`
+}
+
+/** CelesTrak's answer for a GROUP it does not have. */
+function isNoSuchGroup(text: string): boolean {
+  return /^\s*No GP data found\s*$/i.test(text)
 }
 
 /** `300ms`, `90s`, `30m`, `6h` for messages. */
@@ -188,6 +257,10 @@ export class Refresher {
   #nextAttemptMs: number | null = null
   #failures = 0
   #cacheError: string | null = null
+  /** Why each group failed in the last round (missing groups are in #missing). */
+  #groupErrors: Record<string, string> = {}
+  /** Groups the upstream answered it does not have, in the last round. */
+  #missing: string[] = []
   #roundsSucceeded = 0
   #roundsFailed = 0
 
@@ -250,7 +323,7 @@ export class Refresher {
   status(): RefreshStatus {
     return {
       enabled: true,
-      url: this.settings.url,
+      url: redactUrl(this.settings.url),
       intervalSeconds: this.settings.intervalMs / 1000,
       format: this.settings.format,
       groups: [...this.settings.groups],
@@ -261,6 +334,8 @@ export class Refresher {
       consecutiveFailures: this.#failures,
       inProgress: this.#running !== null,
       cacheError: this.#cacheError,
+      groupErrors: { ...this.#groupErrors },
+      missingGroups: [...this.#missing],
     }
   }
 
@@ -300,20 +375,28 @@ export class Refresher {
     const { outcome } = result
     if (outcome.kind === 'stopped') return outcome
     // Recorded in the same turn as the swap: status never shows a new catalogue with an old success time.
-    this.#record(outcome)
+    this.#record(outcome, result.retryAfterMs ?? 0)
     if (result.save) await this.#save(result.save)
     return outcome
   }
 
-  #record(outcome: Exclude<RoundOutcome, { kind: 'stopped' }>): void {
+  #record(outcome: Exclude<RoundOutcome, { kind: 'stopped' }>, retryAfter: number): void {
     const now = this.#clock()
-    if (outcome.kind === 'failed') {
+    const failedGroups = outcome.kind === 'failed' ? null : (outcome.failedGroups ?? {})
+    const partial = failedGroups !== null && Object.keys(failedGroups).length > 0
+    if (outcome.kind === 'failed' || partial) {
       this.#failures += 1
       this.#roundsFailed += 1
-      this.#lastError = outcome.error
-      const delay = backoffDelayMs(this.settings.intervalMs, this.#failures)
-      this.#log.warn('refresh failed; the catalogue is unchanged', {
-        error: outcome.error,
+      const error =
+        outcome.kind === 'failed'
+          ? outcome.error
+          : `${Object.keys(failedGroups!).length} of ${this.settings.groups.length} groups failed and keep their element sets: ${Object.entries(failedGroups!)
+              .map(([g, e]) => `${g}: ${e}`)
+              .join('; ')}`
+      this.#lastError = error
+      const delay = backoffDelayMs(this.settings.intervalMs, this.#failures, retryAfter)
+      this.#log.warn(outcome.kind === 'failed' ? 'refresh failed; the catalogue is unchanged' : 'refresh: some groups failed; they keep their element sets', {
+        error,
         failuresInARow: this.#failures,
         nextAttemptAt: iso(now + delay),
       })
@@ -335,22 +418,44 @@ export class Refresher {
     const next: CachedGroup[] = []
     const stopped = { outcome: { kind: 'stopped' } } as const
     let notModified = 0
+    const failedGroups: Record<string, string> = {}
+    const missing: string[] = []
+    let retryAfter = 0
+    // Each group on its own: one that fails keeps its element sets and does not stop the others.
     for (const group of this.settings.groups) {
       if (signal.aborted) return stopped
       const result = await this.#fetchGroup(group, signal)
-      if (!result.ok) return 'stopped' in result ? stopped : { outcome: { kind: 'failed', error: `${group}: ${result.error}` } }
+      if (!result.ok) {
+        if ('stopped' in result) return stopped
+        if (result.missing) missing.push(group)
+        else failedGroups[group] = result.error
+        retryAfter = Math.max(retryAfter, result.retryAfterMs ?? 0)
+        continue
+      }
       const { payload } = result
       if (!result.changed) notModified += 1
       else {
         const count = new Set(payload.elements!.map((e) => e.noradId)).size
         const before = current.groupCounts[group]
         if (before !== undefined && count < before / 2) {
-          return { outcome: { kind: 'failed', error: `${group}: ${count} satellites, fewer than half of the ${before} it had` } }
+          failedGroups[group] = `${count} satellites, fewer than half of the ${before} it had`
+          continue
         }
       }
       next.push(payload)
     }
     if (signal.aborted) return stopped
+    if (missing.join() !== this.#missing.join()) {
+      if (missing.length > 0) this.#log.warn('refresh: the upstream does not have these groups; the others are refreshed', { groups: missing, url: redactUrl(this.settings.url) })
+    }
+    this.#missing = missing
+    this.#groupErrors = failedGroups
+    if (next.length === 0) {
+      const reasons = Object.entries(failedGroups).map(([g, e]) => `${g}: ${e}`)
+      const error = reasons.length > 0 ? reasons.join('; ') : `the upstream has none of the groups (${missing.join(', ')})`
+      return { outcome: { kind: 'failed', error }, retryAfterMs: retryAfter }
+    }
+    const partial = Object.keys(failedGroups).length > 0 ? { failedGroups } : {}
 
     // Groups of the catalogue that this round does not fetch keep their element sets: a round never loses data.
     // Those that came from upstream before (an earlier round, the cache) stay in the cache with their own fetch times.
@@ -362,7 +467,7 @@ export class Refresher {
       // Every group answered 304: the data is confirmed, nothing to swap.
       this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
       this.#log.info('refresh: upstream unchanged', { groups: next.length })
-      return { outcome: { kind: 'unchanged' }, save }
+      return { outcome: { kind: 'unchanged', ...partial }, save, retryAfterMs: retryAfter }
     }
 
     const round: ElementGroup[] = []
@@ -402,7 +507,7 @@ export class Refresher {
       ...(kept.length > 0 ? { kept } : {}),
     })
     this.#onSwap?.(catalog)
-    return { outcome: { kind: 'changed', catalog }, save }
+    return { outcome: { kind: 'changed', catalog, ...partial }, save, retryAfterMs: retryAfter }
   }
 
   async #save(contents: CacheContents): Promise<void> {
@@ -419,6 +524,8 @@ export class Refresher {
   async #fetchGroup(group: string, stopSignal: AbortSignal): Promise<GroupResult> {
     const { format, timeoutMs, maxBodyBytes } = this.settings
     const url = groupUrl(this.settings.url, group, format)
+    // What messages show: never the userinfo or the query values of --refresh-url.
+    const shown = redactUrl(url)
     const previous = this.#payloads.get(group)
     const headers: Record<string, string> = { 'user-agent': this.#userAgent, accept: '*/*' }
     if (previous && previous.format === format) {
@@ -429,24 +536,47 @@ export class Refresher {
     const timeout = new AbortController()
     const timer = setTimeout(() => timeout.abort(), timeoutMs)
     const signal = AbortSignal.any([stopSignal, timeout.signal])
-    const fail = (error: string): GroupResult => ({ ok: false, error })
+    const fail = (error: string, extra: { retryAfterMs?: number; missing?: boolean } = {}): GroupResult => ({ ok: false, error, ...extra })
     try {
-      const response = await this.#fetch(url, { headers, signal, redirect: 'follow' })
+      // Redirects are followed by hand: only to the same origin, at most MAX_REDIRECTS times.
+      let target = url
+      let response: Response
+      for (let hops = 0; ; hops++) {
+        response = await this.#fetch(target, { headers, signal, redirect: 'manual' })
+        if (response.status < 300 || response.status > 399 || response.status === 304) break
+        await response.body?.cancel().catch(() => {})
+        const location = response.headers.get('location')
+        if (!location) return fail(`HTTP ${response.status} without a Location (${shown})`)
+        let next: URL
+        try {
+          next = new URL(location, target)
+        } catch {
+          return fail(`HTTP ${response.status} to an invalid Location (${shown})`)
+        }
+        if (next.origin !== new URL(url).origin) return fail(`HTTP ${response.status} to another origin (${redactUrl(next.origin)}), not followed (${shown})`)
+        if (hops + 1 > MAX_REDIRECTS) return fail(`more than ${MAX_REDIRECTS} redirects (${shown})`)
+        target = next.toString()
+      }
       const fetchedAtMs = this.#clock()
       if (response.status === 304) {
         await response.body?.cancel().catch(() => {})
-        if (!conditional || !previous) return fail(`HTTP 304 to a request that was not conditional (${url})`)
+        if (!conditional || !previous) return fail(`HTTP 304 to a request that was not conditional (${shown})`)
         return { ok: true, changed: false, payload: { ...previous, obtainedAtMs: fetchedAtMs } }
       }
       if (response.status !== 200) {
-        await response.body?.cancel().catch(() => {})
-        return fail(`HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''} from ${url}`)
+        const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), fetchedAtMs) : 0
+        const bytes = await readBodyCapped(response, 64 * 1024).then((t) => Buffer.byteLength(t), () => null)
+        // The status line only: an upstream's reason phrase and body are its text, not ours to show.
+        return fail(`HTTP ${response.status}${bytes ? ` (${bytes} bytes)` : ''}${wait > 0 ? `, retry after ${formatDuration(Math.ceil(wait / 1000) * 1000)}` : ''} from ${shown}`, { retryAfterMs: wait })
       }
       const text = await readBodyCapped(response, maxBodyBytes)
+      if (isNoSuchGroup(text)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
       const parsed = parseElements(text, format)
-      if (!parsed.ok) return fail(parsed.reason)
+      if (!parsed.ok) return fail(`expected ${formatName(format)}, got ${describeBody(text, format)}`)
+      // Duplicates collapsed first (the newest set of each satellite), so a body repeating one satellite costs one set.
+      const unique = newestOfEach(parsed.elements)
       // Sets SGP4 cannot use, dated more than a day after this fetch, or with unprintable names count as invalid.
-      const { accepted: elements, refused } = validateElementSets(parsed.elements, fetchedAtMs)
+      const { accepted: elements, refused } = validateElementSets(unique, fetchedAtMs)
       const where = format === 'json' ? 'record' : 'line'
       const invalid = [...parsed.invalid.map((i) => `${where} ${i.line}: ${i.reason}`), ...refused.map((r) => `${r.noradId}: ${r.reason}`)]
       const firstInvalid = invalid[0] ? ` (first: ${invalid[0]})` : ''
@@ -474,13 +604,25 @@ export class Refresher {
       }
     } catch (error) {
       if (stopSignal.aborted) return { ok: false, stopped: true }
-      if (timeout.signal.aborted) return fail(`no complete answer within ${formatDuration(timeoutMs)} (${url})`)
-      if (error instanceof BodyTooLargeError) return fail(`${error.message} (${url})`)
-      return fail(`request failed: ${error instanceof Error ? error.message : String(error)} (${url})`)
+      if (timeout.signal.aborted) return fail(`no complete answer within ${formatDuration(timeoutMs)} (${shown})`)
+      if (error instanceof BodyTooLargeError) return fail(`${error.message} (${shown})`)
+      // The runtime's message may quote the URL it was given: redact it there too.
+      const reason = (error instanceof Error ? error.message : String(error)).split(url).join(shown).split(this.settings.url).join(redactUrl(this.settings.url))
+      return fail(`request failed: ${reason} (${shown})`)
     } finally {
       clearTimeout(timer)
     }
   }
+}
+
+/** The newest element set of each satellite, in the order of first appearance. */
+function newestOfEach(elements: readonly ElementSet[]): ElementSet[] {
+  const byId = new Map<number, ElementSet>()
+  for (const e of elements) {
+    const before = byId.get(e.noradId)
+    if (!before || e.epochMs > before.epochMs) byId.set(e.noradId, e)
+  }
+  return byId.size === elements.length ? [...elements] : [...byId.values()]
 }
 
 /** The group as the cache stores it: without its parsed element sets. */
