@@ -553,7 +553,7 @@ export class Refresher {
         } catch {
           return fail(`HTTP ${response.status} to an invalid Location (${shown})`)
         }
-        if (next.origin !== new URL(url).origin) return fail(`HTTP ${response.status} to another origin (${redactUrl(next.origin)}), not followed (${shown})`)
+        if (next.origin !== new URL(url).origin) return fail(`HTTP ${response.status} to another origin (${next.origin}), not followed (${shown})`)
         if (hops + 1 > MAX_REDIRECTS) return fail(`more than ${MAX_REDIRECTS} redirects (${shown})`)
         target = next.toString()
       }
