@@ -112,7 +112,7 @@ interface RoundResult {
 
 type GroupResult =
   | { ok: true; payload: CachedGroup; changed: boolean }
-  | { ok: false; error: string; retryAfterMs?: number; missing?: boolean }
+  | { ok: false; error: string; retryAfterMs?: number; missing?: boolean; holdOff?: number }
   | { ok: false; stopped: true }
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
@@ -421,15 +421,22 @@ export class Refresher {
     const failedGroups: Record<string, string> = {}
     const missing: string[] = []
     let retryAfter = 0
-    // Each group on its own: one that fails keeps its element sets and does not stop the others.
+    // Each group on its own: one that fails keeps its element sets and does not stop the others, unless the
+    // upstream asked to be left alone (403, 429): then the remaining groups are not asked for this round.
+    let holdOff: string | null = null
     for (const group of this.settings.groups) {
       if (signal.aborted) return stopped
+      if (holdOff) {
+        failedGroups[group] = `not asked: ${holdOff}`
+        continue
+      }
       const result = await this.#fetchGroup(group, signal)
       if (!result.ok) {
         if ('stopped' in result) return stopped
         if (result.missing) missing.push(group)
         else failedGroups[group] = result.error
         retryAfter = Math.max(retryAfter, result.retryAfterMs ?? 0)
+        if (result.holdOff) holdOff = `${group} answered HTTP ${result.holdOff}`
         continue
       }
       const { payload } = result
@@ -536,7 +543,7 @@ export class Refresher {
     const timeout = new AbortController()
     const timer = setTimeout(() => timeout.abort(), timeoutMs)
     const signal = AbortSignal.any([stopSignal, timeout.signal])
-    const fail = (error: string, extra: { retryAfterMs?: number; missing?: boolean } = {}): GroupResult => ({ ok: false, error, ...extra })
+    const fail = (error: string, extra: { retryAfterMs?: number; missing?: boolean; holdOff?: number } = {}): GroupResult => ({ ok: false, error, ...extra })
     try {
       // Redirects are followed by hand: only to the same origin, at most MAX_REDIRECTS times.
       let target = url
@@ -567,7 +574,10 @@ export class Refresher {
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), fetchedAtMs) : 0
         const bytes = await readBodyCapped(response, 64 * 1024).then((t) => Buffer.byteLength(t), () => null)
         // The status line only: an upstream's reason phrase and body are its text, not ours to show.
-        return fail(`HTTP ${response.status}${bytes ? ` (${bytes} bytes)` : ''}${wait > 0 ? `, retry after ${formatDuration(Math.ceil(wait / 1000) * 1000)}` : ''} from ${shown}`, { retryAfterMs: wait })
+        return fail(`HTTP ${response.status}${bytes ? ` (${bytes} bytes)` : ''}${wait > 0 ? `, retry after ${formatDuration(Math.ceil(wait / 1000) * 1000)}` : ''} from ${shown}`, {
+          retryAfterMs: wait,
+          ...(response.status === 403 || response.status === 429 ? { holdOff: response.status } : {}),
+        })
       }
       const text = await readBodyCapped(response, maxBodyBytes)
       if (isNoSuchGroup(text)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })

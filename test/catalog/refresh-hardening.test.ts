@@ -95,7 +95,11 @@ test('500 then recovery: the first retry comes a minute later, then two, then th
 })
 
 test('429 with Retry-After: the next attempt is not sooner than asked; the status says so', async () => {
-  const base = stand(() => new Response('slow down, secret-token-123', { status: 429, headers: { 'retry-after': '1800' } }))
+  let asked = 0
+  const base = stand(() => {
+    asked += 1
+    return new Response('slow down, secret-token-123', { status: 429, headers: { 'retry-after': '1800' } })
+  })
   const { store, initial, refresher, delays, lines } = setup({ url: `${base}/gp.php` })
   const outcome = await refresher.refreshNow()
   expect(outcome.kind).toBe('failed')
@@ -103,6 +107,9 @@ test('429 with Retry-After: the next attempt is not sooner than asked; the statu
   expect(delays.at(-1)).toBe(30 * 60_000)
   expect(refresher.status().lastError).toMatch(/^stations: HTTP 429 \(27 bytes\), retry after 30m from http:\/\/127\.0\.0\.1:\d+\/gp\.php\?GROUP=stations&FORMAT=json; /)
   expect(refresher.status().nextAttemptAt).toBe(new Date(T0 + 30 * 60_000).toISOString())
+  // Asked to slow down: the rest of the round is not asked for.
+  expect(asked).toBe(1)
+  expect(refresher.status().groupErrors.weather).toBe('not asked: stations answered HTTP 429')
   // The body is never echoed.
   expect(JSON.stringify(refresher.status()) + lines.join('\n')).not.toContain('secret-token')
   refresher.stop()

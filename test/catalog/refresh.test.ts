@@ -265,8 +265,11 @@ describe('a failed round changes nothing', () => {
       expect(status.lastError).toMatch(c.error)
       expect(status.lastSuccessAt).toBeNull()
       expect(status.consecutiveFailures).toBe(1)
-      // One failing group does not stop the others: every group was asked for (and every one failed).
-      expect(upstream.requests.map((r) => r.group)).toEqual(['stations', 'weather'])
+      // One failing group does not stop the others: every group was asked for (and every one failed);
+      // but after a 403 (the upstream asking to be left alone) the rest of the round is not asked for.
+      const held = c.fault.kind === 'status' && c.fault.status === 403
+      expect(upstream.requests.map((r) => r.group)).toEqual(held ? ['stations'] : ['stations', 'weather'])
+      if (held) expect(status.groupErrors.weather).toBe('not asked: stations answered HTTP 403')
       expect(saved).toEqual([])
       expect(entries.some((e) => e.level === 'warn' && e.message.startsWith('refresh failed'))).toBe(true)
       // The list is the old one.
