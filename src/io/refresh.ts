@@ -30,6 +30,12 @@ import type { CacheContents, CachedGroup } from './cache.ts'
  * round can cost whatever a valid-looking upstream sends.
  */
 export const MAX_BODY_BYTES = 24 * 1024 * 1024
+/**
+ * The bodies of one round together (they are held until the swap, and the cache
+ * holds them): a group whose body would pass it is refused. All eight groups of
+ * the embedded snapshot as OMM JSON are about 6 MB.
+ */
+export const MAX_ROUND_BYTES = 48 * 1024 * 1024
 /** The first wait after a failure; it doubles with each failure in a row, up to the interval. */
 export const FIRST_RETRY_MS = 60_000
 /** The longest wait a Retry-After is honoured for. */
@@ -55,6 +61,8 @@ export interface RefreshSettings {
   timeoutMs: number
   /** Largest accepted response body, bytes; MAX_BODY_BYTES unless a test needs less. */
   maxBodyBytes?: number
+  /** Largest total of a round's bodies, bytes; MAX_ROUND_BYTES unless a test needs less. */
+  maxRoundBytes?: number
 }
 
 export interface Timers {
@@ -265,7 +273,7 @@ export class Refresher {
   #roundsFailed = 0
 
   constructor(options: RefresherOptions) {
-    this.settings = { maxBodyBytes: MAX_BODY_BYTES, ...options.settings, groups: [...options.settings.groups] }
+    this.settings = { maxBodyBytes: MAX_BODY_BYTES, maxRoundBytes: MAX_ROUND_BYTES, ...options.settings, groups: [...options.settings.groups] }
     this.#store = options.store
     this.#clock = options.clock ?? Date.now
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init))
@@ -424,13 +432,14 @@ export class Refresher {
     // Each group on its own: one that fails keeps its element sets and does not stop the others, unless the
     // upstream asked to be left alone (403, 429): then the remaining groups are not asked for this round.
     let holdOff: string | null = null
+    let roundBytes = 0
     for (const group of this.settings.groups) {
       if (signal.aborted) return stopped
       if (holdOff) {
         failedGroups[group] = `not asked: ${holdOff}`
         continue
       }
-      const result = await this.#fetchGroup(group, signal)
+      const result = await this.#fetchGroup(group, signal, this.settings.maxRoundBytes - roundBytes)
       if (!result.ok) {
         if ('stopped' in result) return stopped
         if (result.missing) missing.push(group)
@@ -440,6 +449,7 @@ export class Refresher {
         continue
       }
       const { payload } = result
+      if (result.changed) roundBytes += Buffer.byteLength(payload.text)
       if (!result.changed) notModified += 1
       else {
         const count = new Set(payload.elements!.map((e) => e.noradId)).size
@@ -528,8 +538,9 @@ export class Refresher {
     }
   }
 
-  async #fetchGroup(group: string, stopSignal: AbortSignal): Promise<GroupResult> {
-    const { format, timeoutMs, maxBodyBytes } = this.settings
+  async #fetchGroup(group: string, stopSignal: AbortSignal, roundBytesLeft: number): Promise<GroupResult> {
+    const { format, timeoutMs } = this.settings
+    const maxBodyBytes = Math.max(0, Math.min(this.settings.maxBodyBytes, roundBytesLeft))
     const url = groupUrl(this.settings.url, group, format)
     // What messages show: never the userinfo or the query values of --refresh-url.
     const shown = redactUrl(url)

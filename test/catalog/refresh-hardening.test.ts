@@ -203,3 +203,14 @@ test('temporary cache files left by a killed writer are removed at start; a live
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('the bodies of a round share one budget: a group that would pass it is refused, the others are taken', async () => {
+  const stationsBytes = Buffer.byteLength(ommJson(FRESH.stations))
+  const { store, initial, refresher } = setup({ maxRoundBytes: stationsBytes + 100 })
+  const outcome = await refresher.refreshNow()
+  expect(outcome.kind).toBe('changed')
+  expect(store.current.get(90000)!.elements.epochMs).toBeGreaterThan(initial.get(90000)!.elements.epochMs)
+  expect(store.current.get(91000)!.elements).toBe(initial.get(91000)!.elements)
+  expect(refresher.status().groupErrors).toEqual({ weather: expect.stringMatching(/^the body is larger than the 100-byte limit/) })
+  refresher.stop()
+})
