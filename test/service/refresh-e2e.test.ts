@@ -136,7 +136,9 @@ describe('the service process with refresh', () => {
     expect(failed.refresh.lastError).toMatch(/HTTP 500/)
     expect(failed.catalog.satellites).toBe(before.catalog.satellites)
     expect(failed.catalog.loadedAt).toBe(before.catalog.loadedAt)
-    expect(Date.parse(failed.refresh.nextAttemptAt) - Date.parse(failed.refresh.lastAttemptAt)).toBeGreaterThanOrEqual(6_000) // backed off
+    // Backed off: a minute after a first failure, never more than the interval (3 s here).
+    expect(Date.parse(failed.refresh.nextAttemptAt) - Date.parse(failed.refresh.lastAttemptAt)).toBeGreaterThanOrEqual(3_000)
+    expect(failed.refresh.groupErrors.stations).toMatch(/^HTTP 500 \(9 bytes\) from /)
 
     upstream.setFault({ kind: 'hang' })
     const hung = await service!.waitFor(
