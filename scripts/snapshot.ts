@@ -113,6 +113,15 @@ function newestStamped(path: string): string {
 async function fromPath(input: string): Promise<void> {
   if (!existsSync(input)) fail(`${input} does not exist`)
   const path = newestStamped(input)
+  if (statSync(path).isDirectory()) {
+    // One file per group: two files of one group would have to be merged, which is not "as published".
+    const seen = new Map<string, string>()
+    for (const name of groupFiles(path)) {
+      const group = name.slice(0, name.lastIndexOf('.'))
+      if (seen.has(group)) fail(`${path} holds two files for group ${group} (${seen.get(group)}, ${name}): keep one`)
+      seen.set(group, name)
+    }
+  }
   let snapshot
   try {
     snapshot = await loadSnapshotPath(path)
