@@ -479,7 +479,8 @@ export class Refresher {
     const fetched = new Set(next.map((p) => p.group))
     const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
     const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
-    const save: CacheContents = { source: 'refresh', description: this.settings.url, obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) }
+    // The cache file records where the data came from, redacted like the logs: it may be readable by others.
+    const save: CacheContents = { source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) }
     if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
       // Every group answered 304: the data is confirmed, nothing to swap.
       this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildCatalog } from '../../src/catalog/catalog.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
-import { CACHE_FILE, removeStaleTemporaries, writeCache } from '../../src/io/cache.ts'
+import { CACHE_FILE, removeStaleTemporaries, serializeCache, writeCache } from '../../src/io/cache.ts'
 import { type Logger, Refresher, type RefreshSettings, redactUrl, type Timers } from '../../src/io/refresh.ts'
 import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
 import { startMockUpstream } from '../fixtures/upstream.ts'
@@ -154,6 +154,23 @@ test('credentials and query values of --refresh-url never show in status, logs o
   expect(refresher.status().groupErrors.stations).toMatch(/^HTTP 403 \(34 bytes\) from http:\/\/redacted@127\.0\.0\.1:\d+\/gp\.php\?API_KEY=redacted&mode=redacted&GROUP=stations&FORMAT=json$/)
   expect(redactUrl('not a url')).toBe('(an invalid URL)')
   refresher.stop()
+})
+
+test('the cache written after a round with credentials in --refresh-url holds them redacted', async () => {
+  const url = `${upstream.url.replace('http://', 'http://admin:hunter2@')}?API_KEY=s3cr3t`
+  const saved: string[] = []
+  const store = new CatalogStore(buildCatalog([{ group: 'stations', elements: HELD.stations.map(elementsOf) }], { source: 'snapshot', obtainedAtMs: T0 - 3 * 24 * HOUR }, T0))
+  const refresher = new Refresher({
+    store,
+    settings: { url, intervalMs: 6 * HOUR, groups: ['stations'], format: 'json', timeoutMs: 5_000 },
+    clock: () => T0,
+    log: { info() {}, warn() {}, error() {} },
+    persist: async (contents) => saved.push(serializeCache(contents)),
+  })
+  expect((await refresher.refreshNow()).kind).toBe('changed')
+  expect(saved).toHaveLength(1)
+  for (const secret of ['hunter2', 's3cr3t']) expect(saved[0]).not.toContain(secret)
+  expect(JSON.parse(saved[0]!).url).toBe(redactUrl(url))
 })
 
 test('a body that is not elements is described by kind and size only', async () => {
