@@ -47,7 +47,7 @@ export function passesModule(context: ModuleContext) {
       const satellite = findSatellite(catalog, params.noradId)
       const startMs = instantOf(query.time, clock).getTime()
       const endMs = startMs + query.days * MS_PER_DAY
-      const search = findPasses(catalog.satrecOf(satellite), satellite.elements, {
+      const search = findPasses(catalog, catalog.indexOf(satellite.noradId)!, {
         observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
         startMs,
         endMs,

@@ -137,7 +137,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
             return { event: 'no-position', data: { noradId: params.noradId, datetime: instant.toISOString(), message: `satellite ${params.noradId} is no longer in the catalogue` } }
           }
           const gmst = siderealTimeRad(instant)
-          const result = positionAt(catalog.satrecOf(current), current.elements, instant, gmst)
+          const result = positionAt(catalog, catalog.indexOf(current.noradId)!, instant, gmst)
           if (!result.ok) {
             return { event: 'no-position', data: { noradId: current.noradId, datetime: instant.toISOString(), message: `no valid position: ${result.reason}` } }
           }
