@@ -64,12 +64,14 @@ const FINE_STEP_MIN = 60
 const COARSE_STEP_MIN = 360
 /** Above the floor by this much, the bound cannot reach the floor within a coarse step (checked against the fine grid in the tests). */
 const COARSE_MARGIN_KM = 300
-/** Decay instants are located to within this, minutes. */
-const DECAY_TOLERANCE_MIN = 1 / 60
+/** Further than this from the epoch (~200 years, beyond the API's range of instants) a record counts as clear of decay. */
+const MAX_SPAN_MIN = 1e8
+/** Decay instants are located to within this, minutes (a millisecond: the instants answers carry). */
+const DECAY_TOLERANCE_MIN = 1 / 60_000
 /** Deep-space decay watch: samples per orbit near the floor; a day's step while the mean perigee is DEEP_COARSE_MARGIN_KM above it. */
 const DEEP_SAMPLES_PER_ORBIT = 32
 const DEEP_COARSE_STEP_MIN = 1440
-const DEEP_COARSE_MARGIN_KM = 1000
+const DEEP_COARSE_MARGIN_KM = 500
 
 const DECAY_BOUND = 1
 const DECAY_ECCENTRICITY = 2
@@ -83,22 +85,27 @@ const DECAY_SGP4 = 3
  * radial terms; -Infinity where SGP4's mean eccentricity may leave [-0.001, 1)
  * (its error 1) or the semi-major axis has decayed. Geodetic height ≥
  * geocentric radius - the equatorial radius.
+ *
+ * `throughout`: a bound for every instant from the epoch to `tsince` (each
+ * drag term taken at its worst, |coefficient|·|t|ⁿ), which never increases
+ * with |tsince|.
  */
-export function lowestHeightBoundKm(satrec: SatRec, tsince: number): number {
-  const t = tsince
+export function lowestHeightBoundKm(satrec: SatRec, tsince: number, throughout = false): number {
+  const t = throughout ? Math.abs(tsince) : tsince
   const t2 = t * t
-  let tempa = 1 - satrec.cc1 * t
-  const tempe = satrec.bstar * satrec.cc4 * t
+  const abs = throughout ? Math.abs : (x: number) => x
+  let tempa = 1 - abs(satrec.cc1) * t
+  const tempe = abs(satrec.bstar * satrec.cc4) * t
   let spread = 0
   if (satrec.isimp !== 1) {
-    tempa -= satrec.d2 * t2 + satrec.d3 * t2 * t + satrec.d4 * t2 * t2
+    tempa -= abs(satrec.d2) * t2 + abs(satrec.d3) * t2 * t + abs(satrec.d4) * t2 * t2
     spread = Math.abs(satrec.bstar * satrec.cc5) * (1 + Math.abs(satrec.sinmao))
   }
   const ratio = XKE / satrec.no
   const am = Math.cbrt(ratio * ratio) * tempa * tempa
-  const emHigh = satrec.ecco - tempe + spread
+  const emHigh = satrec.ecco + (throughout ? tempe : -tempe) + spread
   const emLow = satrec.ecco - tempe - spread
-  if (!(am > 0) || !(emHigh < 1) || !(emLow >= -0.001)) return Number.NEGATIVE_INFINITY
+  if (!(tempa > 0) || !(emHigh < 1) || !(emLow >= -0.001)) return Number.NEGATIVE_INFINITY
   const em = Math.max(1e-6, emHigh)
   const lp = 1 / (am * (1 - em * em))
   const e = em + Math.abs(lp * satrec.aycof)
@@ -108,6 +115,25 @@ export function lowestHeightBoundKm(satrec: SatRec, tsince: number): number {
   const temp2 = temp1 / pl
   const radius = am * (1 - e) * (1 - 1.5 * temp2 * Math.abs(satrec.con41)) - 0.5 * temp1 * Math.abs(satrec.x1mth2)
   return radius * SGP4_RADIUS_KM - EARTH_EQUATORIAL_KM
+}
+
+/** The longest span from the epoch (minutes, to a minute) throughout which a near-earth record's bound stays at or above the floor. */
+export function clearSpanMin(satrec: SatRec): number {
+  const clear = (t: number) => lowestHeightBoundKm(satrec, t, true) >= FLOOR_KM
+  if (!clear(0)) return 0
+  let lo = 0
+  let hi = FINE_STEP_MIN
+  while (clear(hi)) {
+    lo = hi
+    hi *= 2
+    if (hi > MAX_SPAN_MIN) return MAX_SPAN_MIN
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) / 2
+    if (clear(mid)) lo = mid
+    else hi = mid
+  }
+  return Math.floor(lo)
 }
 
 /** The apogee height (km above the equatorial radius) of an element set's mean orbit. */
@@ -235,9 +261,13 @@ export class Validity {
     if (clear >= untilMin) return null
     const deep = satrec.method === 'd'
     if (Number.isNaN(clear)) {
-      clear = 0
+      // Where the search starts: for near-earth records, as far as the bound holds throughout (usually years).
+      clear = deep ? 0 : clearSpanMin(satrec)
       if (deep && perigeeHeightKm(satrec) >= DEEP_SPACE_WATCH_KM) clear = Number.POSITIVE_INFINITY
-      else if (!this.clearAt(satrec, epochMs, 0)) return this.found(i, epochMs, 0, satrec)
+      else if (clear >= MAX_SPAN_MIN) clear = Number.POSITIVE_INFINITY
+      else if (!this.clearAt(satrec, epochMs, clear)) return this.found(i, epochMs, clear, satrec) <= instantMs ? this.decayMs[i]! : null
+      this.clearToMin[i] = clear
+      if (clear >= untilMin) return null
     }
     const fineStep = deep ? (2 * Math.PI) / satrec.no / DEEP_SAMPLES_PER_ORBIT : FINE_STEP_MIN
     while (clear < untilMin) {

@@ -321,11 +321,16 @@ describe('stale elements: passes only where positions exist', () => {
     const endMs = epochMs + 4 * DAY
     const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs, endMs, minElevationDeg: 0 })
     expect(search.anyPosition).toBe(true)
-    expect(search.noPosition.length).toBe(1)
-    const [gap] = search.noPosition
+    // Before the epoch, drag run backwards raises the orbit past the plausible ceiling (apogee height + 10 % + 200 km).
+    const gap = search.noPosition.at(-1)
+    for (const before of search.noPosition.slice(0, -1)) {
+      expect(before.toMs).toBeLessThan(epochMs)
+      expect(before.reason).toContain('above the highest plausible for these elements')
+    }
     expect(gap!.toMs).toBe(endMs)
     expect(gap!.fromMs).toBeGreaterThan(epochMs)
-    expect(gap!.reason).toStartWith('elements are 1 day old and ')
+    expect(gap!.reason).toStartWith('decayed at 2026-05-31T')
+    expect(gap!.reason).toEndWith('no later positions')
     // The edge is located to within 20 ms: a position just before, none just after.
     expect(elevationAt(sat, PARIS, gap!.fromMs - 20)).not.toBeNull()
     expect(elevationAt(sat, PARIS, gap!.fromMs)).toBeNull()
@@ -343,7 +348,8 @@ describe('stale elements: passes only where positions exist', () => {
     const gaps = search.noPosition
     expect(gaps.length).toBeGreaterThanOrEqual(2)
     expect(gaps[0]!.fromMs).toBe(startMs)
-    expect(gaps[0]!.reason).toStartWith('the instant is 5 days before the elements')
+    expect(gaps[0]!.reason).toStartWith('SGP4 finds the satellite below the surface')
+    expect(gaps.at(-1)!.reason).toStartWith('decayed at ')
     expect(gaps.at(-1)!.toMs).toBe(endMs)
     for (const gap of gaps) {
       if (gap.fromMs > startMs) expect(elevationAt(sat, SYDNEY, gap.fromMs - 20)).not.toBeNull()
@@ -368,7 +374,24 @@ describe('stale elements: passes only where positions exist', () => {
     const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: epochMs + 10 * DAY, endMs: epochMs + 11 * DAY, minElevationDeg: 10 })
     expect(search.anyPosition).toBe(false)
     expect(search.passes).toEqual([])
-    expect(search.noPosition).toEqual([{ fromMs: epochMs + 10 * DAY, toMs: epochMs + 11 * DAY, reason: expect.stringMatching(/^elements are 10 days old and /) }])
+    expect(search.noPosition).toEqual([{ fromMs: epochMs + 10 * DAY, toMs: epochMs + 11 * DAY, reason: expect.stringMatching(/^decayed at 2026-05-31T.*no later positions$/) }])
+  })
+
+  test('elements past the age limit: no positions beyond 30 days from the epoch, whatever the orbit', () => {
+    const epochMs = Date.UTC(2026, 4, 30, 12)
+    const sat = synthetic({ noradId: 90104, epochMs, meanMotionRevPerDay: 14.2, bstar: ' 10000-4' })
+    const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: epochMs + 29 * DAY, endMs: epochMs + 31 * DAY, minElevationDeg: 10 })
+    expect(search.noPosition).toEqual([
+      {
+        fromMs: expect.any(Number),
+        toMs: epochMs + 31 * DAY,
+        reason: 'the elements are 30 days old at this instant (epoch 2026-05-30T12:00:00.000Z); positions are given within 30 days of the epoch (--max-element-age)',
+      },
+    ])
+    // The edge is located to within 20 ms after the limit.
+    expect(search.noPosition[0]!.fromMs - (epochMs + 30 * DAY)).toBeWithin(1, 21)
+    expect(search.passes.length).toBeGreaterThan(0)
+    for (const p of search.passes) expect(p.endMs).toBeLessThanOrEqual(epochMs + 30 * DAY)
   })
 })
 
