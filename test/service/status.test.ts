@@ -203,3 +203,17 @@ describe('a swap under concurrent requests', () => {
     expect(answers.length).toBeGreaterThan(3)
   })
 })
+
+describe('the OpenAPI description', () => {
+  test('states the validity rules and the data’s date and age at start, as the status does', async () => {
+    const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
+    const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const { description } = (await request(app, '/openapi/json')).body.info
+    const { summary } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
+    expect(description).toContain('--max-element-age')
+    expect(description).toContain('below 80 km')
+    expect(description).toContain('`metadata.leftOut`')
+    expect(description).toEndWith(`At start: ${summary}`)
+  })
+})
