@@ -124,6 +124,7 @@ describe('command line', () => {
     ['a port above 65535', ['--host', LOOPBACK, '--port', '70000'], /port/i],
     ['a flag without its value', ['--host', LOOPBACK, '--port'], /port/i],
     ['a --snapshot path that does not exist', ['--host', LOOPBACK, '--port', '0', '--snapshot', '/nonexistent/sattrack-e2e/snap'], /nonexistent/],
+    ['an element-age limit that is not a duration', ['--host', LOOPBACK, '--port', '0', '--max-element-age', 'a-month'], /--max-element-age: .*"a-month"/],
   ]
   for (const [what, args, mentions] of bad) {
     test(`${what} (${args.slice(3).join(' ')}): exit 2, one line on stderr`, async () => {
