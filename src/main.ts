@@ -14,12 +14,13 @@ import { parseConfig } from './config.ts'
 import { log } from './log.ts'
 import { type Activity, MemoryTrim } from './memory.ts'
 import { stopOnSignals } from './shutdown.ts'
+import { freshness } from './orbit/freshness.ts'
 import { versionText } from './version.ts'
 
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
 if (parsed.kind === 'help' || parsed.kind === 'version') {
-  console.log(parsed.kind === 'version' ? versionText(new Date((await loadEmbeddedSnapshot()).obtainedAtMs).toISOString()) : parsed.text)
+  console.log(parsed.kind === 'version' ? versionText((await loadEmbeddedSnapshot()).obtainedAtMs, Date.now()) : parsed.text)
   process.exit(0)
 }
 if (parsed.kind === 'error') {
@@ -65,7 +66,7 @@ if (skipped > 0 || Object.keys(report.unreadableGroups).length > 0) {
   })
 }
 
-const store = new CatalogStore(report.catalog)
+const store = new CatalogStore(report.catalog, { maxElementAgeMs: config.maxElementAgeMs })
 const refresher = config.refreshUrl
   ? new Refresher({
       store,
@@ -79,7 +80,7 @@ const refresher = config.refreshUrl
       persist: (contents) => writeCache(config.dataDir, contents),
       // The payloads behind the groups taken from the cache: the first round asks for them conditionally.
       initialPayloads: cache.kind === 'ok' ? cache.cache.groups.filter((g) => report.cacheGroupsUsed.includes(g.group)) : undefined,
-      onSwap: (catalog) => warmInSlices(catalog),
+      onSwap: () => warmInSlices(store.current),
     })
   : null
 
@@ -113,13 +114,16 @@ try {
   process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
 }
 log.info('catalogue loaded', startLogFields(startInputs, report))
-warnIfStale(report.catalog, Date.now())
+const dataFreshness = freshness(store.current, Date.now())
+if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
+else log.info('data freshness', { summary: dataFreshness.summary })
+warnIfStale(store.current, Date.now())
 log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
 if (refresher) {
   log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
 }
-setTimeout(() => warmInSlices(report.catalog), 0)
+setTimeout(() => warmInSlices(store.current), 0)
 const stopTrim = new MemoryTrim(activity).start()
 
 /** Creates SGP4 records a slice at a time, so no request waits behind all of them; stops if the catalogue is replaced. */
@@ -172,8 +176,9 @@ async function reloadSnapshot(path: string): Promise<void> {
   }
   store.swap(plan.catalog)
   log.info('reload: catalogue replaced', { path, ...plan.changes })
-  warnIfStale(plan.catalog, Date.now())
-  warmInSlices(plan.catalog)
+  warnIfStale(store.current, Date.now())
+  // The store serves the catalogue under the configured validity policy: warm that one.
+  warmInSlices(store.current)
 }
 
 const server = app.server

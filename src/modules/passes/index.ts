@@ -4,7 +4,7 @@ import { findPasses } from '../../orbit/passes.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
-import { ErrorSchema, iso } from '../satellites/model.ts'
+import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
 const MS_PER_DAY = 86_400_000
@@ -35,7 +35,7 @@ const DESCRIPTION = `Every pass of the satellite over the observer between \`tim
 - **Never sets** (a geostationary satellite above the threshold, a high orbit lingering): one pass covering the whole searched time, \`rise\` and \`set\` null.
 - **Never rises**: \`data\` is empty.
 - \`visible\`: at some moment of the pass the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer (the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
-- **Stale elements**: passes are looked for only where the satellite has a position (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
+- **Stale elements**: passes are looked for only where the satellite has a position: within the age limit from its elements' epoch (\`--max-element-age\`, 30 days by default), before its decay, where SGP4 gives a state at a plausible height (80 km up to the elements' apogee height + 10 % + 200 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
 
 export function passesModule(context: ModuleContext) {
   const { store, clock } = context
@@ -47,7 +47,7 @@ export function passesModule(context: ModuleContext) {
       const satellite = findSatellite(catalog, params.noradId)
       const startMs = instantOf(query.time, clock).getTime()
       const endMs = startMs + query.days * MS_PER_DAY
-      const search = findPasses(catalog.satrecOf(satellite), satellite.elements, {
+      const search = findPasses(catalog, catalog.indexOf(satellite.noradId)!, {
         observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
         startMs,
         endMs,
@@ -67,6 +67,7 @@ export function passesModule(context: ModuleContext) {
           noradId: satellite.noradId,
           name: satellite.name,
           epoch: iso(satellite.elements.epochMs),
+          elementAgeDays: elementAgeDaysAt(satellite, startMs),
           observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude },
           from: iso(startMs),
           to: iso(endMs),
