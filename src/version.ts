@@ -20,5 +20,7 @@ export function versionText(snapshotStampMs: number, nowMs: number): string {
     `commit: ${BUILD_COMMIT}`,
     `runtime: Bun ${Bun.version} (${process.platform}-${process.arch})`,
     `embedded snapshot: ${new Date(snapshotStampMs).toISOString()} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
+    // The same 14 days as the status endpoint's `stale`.
+    ...(days > 14 ? ['the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)'] : []),
   ].join('\n')
 }

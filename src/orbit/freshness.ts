@@ -3,8 +3,8 @@ import type { Catalog } from '../catalog/catalog.ts'
 import { describeLimit } from './validity.ts'
 
 const DAY_MS = 86_400_000
-/** With no age limit, data older than this counts as stale all the same. */
-const STALE_WITHOUT_LIMIT_MS = 30 * DAY_MS
+/** Data older than this counts as stale whatever the age limit lets through (the start log's warning uses the same 14 days). */
+const STALE_DATA_MS = 14 * DAY_MS
 
 export interface Freshness {
   /** When the data was obtained upstream, ISO 8601. */
@@ -13,9 +13,11 @@ export interface Freshness {
   dataAgeDays: number
   /** The age limit, days; null: none. */
   maxElementAgeDays: number | null
-  /** Satellites whose elements are within the age limit at the instant. */
+  /** Satellites whose elements can give a position at the instant: within the age limit and not decayed. */
   withinAgeLimit: number
-  /** Fewer than half the satellites can be given a position by age (or, with no limit, the data is over 30 days old). */
+  /** Satellites left out at the instant because they have decayed. */
+  decayed: number
+  /** The data is over 14 days old, or fewer than half the satellites can be given a position. */
   stale: boolean
   /** One sentence: the data's date and age, and what it means. */
   summary: string
@@ -27,16 +29,17 @@ export function freshness(catalog: Catalog, nowMs: number): Freshness {
   const obtainedMs = catalog.origin.obtainedAtMs
   const ageMs = nowMs - obtainedMs
   const limitMs = catalog.validity.policy.maxElementAgeMs
-  let within = 0
-  for (let i = 0; i < catalog.size; i++) if (catalog.validity.inAgeWindow(i, nowMs)) within++
-  const stale = limitMs === null ? ageMs > STALE_WITHOUT_LIMIT_MS : within * 2 < catalog.size
+  const left = catalog.validity.countRefusals(nowMs, (i) => catalog.satrecAt(i))
+  const within = catalog.size - left.elementAge - left.decayed
+  const stale = ageMs > STALE_DATA_MS || within * 2 < catalog.size
   const date = new Date(obtainedMs).toISOString().slice(0, 10)
   const days = Math.floor(ageMs / DAY_MS)
   const limit = limitMs === null ? 'no age limit (--max-element-age off)' : `positions are given within ${describeLimit(limitMs)} of each element set's epoch`
   const summary =
-    `Data of ${date}, ${days} day${days === 1 ? '' : 's'} old: ${within} of ${catalog.size} satellites have elements that can give a position now ` + `(${limit}).`
+    `Data of ${date}, ${days} day${days === 1 ? '' : 's'} old: ${within} of ${catalog.size} satellites have elements that can give a position now ` +
+    `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}).`
   const advice = stale
-    ? 'Positions from elements this old would be fiction (SGP4 errors grow by kilometres a day). Load newer data: --refresh-url to keep it fresh from ' +
+    ? 'SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and most are refused. Load newer data: --refresh-url to keep it fresh from ' +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
       `(time=${new Date(obtainedMs).toISOString()}).`
     : null
@@ -45,6 +48,7 @@ export function freshness(catalog: Catalog, nowMs: number): Freshness {
     dataAgeDays: Math.round((ageMs / DAY_MS) * 1000) / 1000,
     maxElementAgeDays: limitMs === null ? null : limitMs / DAY_MS,
     withinAgeLimit: within,
+    decayed: left.decayed,
     stale,
     summary,
     advice,

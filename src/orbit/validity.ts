@@ -210,9 +210,9 @@ export class Validity {
 
   /** Why satellite `i` (SGP4 record `satrec`) has no position at the instant by age or decay, or null. */
   refusalAt(i: number, satrec: SatRec, instantMs: number): Refusal | null {
-    if (!this.inAgeWindow(i, instantMs)) return this.ageRefusal(i, instantMs)
+    // Decay first: once decayed, every later instant says so, whatever the elements' age.
     const decayMs = this.decayedBy(i, satrec, instantMs)
-    if (decayMs === null) return null
+    if (decayMs === null) return this.inAgeWindow(i, instantMs) ? null : this.ageRefusal(i, instantMs)
     const why =
       this.decayKind[i] === DECAY_ECCENTRICITY
         ? "SGP4's mean eccentricity leaves its range"
@@ -311,9 +311,9 @@ export class Validity {
   }
 
   /**
-   * How many satellites have no position at the instant because of their
-   * elements' age, and how many because they have decayed (`satrecAt` gives a
-   * satellite's SGP4 record; only satellites within the age limit need one).
+   * How many satellites have no position at the instant because they have
+   * decayed, and how many (not decayed) because of their elements' age
+   * (`satrecAt` gives a satellite's SGP4 record).
    * The counts hold from the instant until the next age limit, epoch, decay
    * or end of a known-clear span: remembered for that stretch, so requests for
    * "now" recount only when something changes.
@@ -325,29 +325,23 @@ export class Validity {
     let decayed = 0
     let untilMs = Number.POSITIVE_INFINITY
     for (let i = 0; i < this.elements.length; i++) {
+      // As refusalAt decides: decay first, then age.
+      const epochMs = this.elements[i]!.epochMs
+      if (instantMs >= epochMs) {
+        if (this.decayedBy(i, satrecAt(i), instantMs) !== null) {
+          decayed++ // and for every later instant
+          continue
+        }
+        // Clear of decay up to the end of the span looked at (decayedBy looked at least as far as the instant).
+        untilMs = Math.min(untilMs, epochMs + this.clearToMin[i]! * MINUTE_MS, this.decayMs[i]!)
+      } else untilMs = Math.min(untilMs, epochMs)
       const fromMs = this.fromMs[i]!
       const toMs = this.toMs[i]!
       if (instantMs < fromMs) {
         elementAge++
         untilMs = Math.min(untilMs, fromMs)
-        continue
-      }
-      if (instantMs > toMs) {
-        elementAge++ // and for every later instant
-        continue
-      }
-      untilMs = Math.min(untilMs, toMs + 1)
-      const epochMs = this.elements[i]!.epochMs
-      if (instantMs < epochMs) {
-        untilMs = Math.min(untilMs, epochMs)
-        continue
-      }
-      if (this.decayedBy(i, satrecAt(i), instantMs) !== null) {
-        decayed++ // and for every later instant
-        continue
-      }
-      // Clear of decay up to the end of the span looked at (decayedBy looked at least as far as the instant).
-      untilMs = Math.min(untilMs, epochMs + this.clearToMin[i]! * MINUTE_MS, this.decayMs[i]!)
+      } else if (instantMs > toMs) elementAge++ // until it decays (above)
+      else untilMs = Math.min(untilMs, toMs + 1)
     }
     const counts = { elementAge, decayed }
     this.lastCounts = { fromMs: instantMs, untilMs, counts }

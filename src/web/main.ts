@@ -294,10 +294,13 @@ async function refreshMap(): Promise<void> {
   try {
     const name = await satelliteName()
     let position = null
+    /** Why there is no position (the API's 422 message: the elements' age, a decay), shown in the caption. */
+    let refusal = ''
     try {
       position = await fetchGeoposition(noradId, pinnedTime, request.signal)
     } catch (error) {
       if (!(error instanceof ApiFailure && error.status === 422)) throw error
+      refusal = error.message
     }
     if (request.signal.aborted) return
     const instant = new Date(position?.datetime ?? pinnedTime ?? Date.now())
@@ -322,7 +325,7 @@ async function refreshMap(): Promise<void> {
     }
     if (request.signal.aborted) return
     map.show({ name, position, track: state.track, observer: state.observer, instant })
-    summary.textContent = mapSummary(name, position, instant, state.trackNote)
+    summary.textContent = mapSummary(name, position, instant, state.trackNote, refusal)
     byId('view-map').dataset.ready = 'true'
   } catch (error) {
     if (!request.signal.aborted) summary.textContent = `Satellite ${noradId}: ${failureText(error)}.`

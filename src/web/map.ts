@@ -101,8 +101,8 @@ export class MapView {
 }
 
 /** One line for the map's caption. */
-export function mapSummary(name: string, position: Geoposition | null, instant: Date, trackNote: string): string {
-  if (!position) return `${name}: no position at ${formatTime(instant.toISOString())}.`
+export function mapSummary(name: string, position: Geoposition | null, instant: Date, trackNote: string, refusal = ''): string {
+  if (!position) return `${name}: no position at ${formatTime(instant.toISOString())}${refusal ? `: ${refusal.replace(/^satellite \d+ has no valid position at \S+: /, '')}` : ''}.`
   const lat = `${Math.abs(position.latitude).toFixed(1)}°${position.latitude >= 0 ? 'N' : 'S'}`
   const lon = `${Math.abs(position.longitude).toFixed(1)}°${position.longitude >= 0 ? 'E' : 'W'}`
   return `${name} (${position.noradId}) over ${lat} ${lon}, ${Math.round(position.altitude).toLocaleString('en')} km up, at ${formatTime(position.datetime)}.${trackNote}`

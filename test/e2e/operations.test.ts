@@ -96,6 +96,8 @@ describe('command line', () => {
     expect(lines[3]).toBe(
       `embedded snapshot: ${EMBEDDED_STAMP} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
     )
+    // Over 14 days old (the status endpoint's `stale`): what to do.
+    expect(lines.slice(4)).toEqual(days > 14 ? ['the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)'] : [])
   })
 
   test('--help lists every option with its variable and default; exit 0', async () => {

@@ -537,8 +537,13 @@ describe('the page in Chromium', () => {
       expect(await page.isVisible('#freshness')).toBe(true)
       // Not "no satellites above you": the notice names the age limit.
       expect(await page.isVisible('#sky-notice')).toBe(true)
-      expect(await page.textContent('#sky-notice')).toContain('satellites are left out: their elements are more than 30 days from')
+      expect(await page.textContent('#sky-notice')).toMatch(/satellites are left out: \d+ have elements more than 30 days from .*, \d+ have decayed by then/)
       await page.screenshot({ path: join(RESULTS, 'web-stale.png') })
+      // The map says why the ISS has no position, not only that it has none.
+      await page.click('#tab-map')
+      await waitReady(page, 'map')
+      expect(await page.textContent('#map-summary')).toMatch(/no position at .*: (the elements are \d+ days old|decayed at )/)
+      await page.click('#tab-sky')
       // The link pins the page to the data's own time, where the sky is full again.
       await Promise.all([page.waitForURL(/time=/), page.click('#at-data-time')])
       expect(new URL(page.url()).searchParams.get('time')).toBe(status.obtainedAt)

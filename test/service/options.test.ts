@@ -164,7 +164,9 @@ describe('--version', () => {
       `commit: ${BUILD_COMMIT}`,
       `runtime: Bun ${Bun.version} (${process.platform}-${process.arch})`,
       "embedded snapshot: 2026-05-30T22:50:00.000Z (178 days old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)",
+      'the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)',
     ])
+    expect(versionText(Date.parse('2026-05-30T22:50:00.000Z'), Date.parse('2026-06-02T00:00:00.000Z')).split('\n')).toHaveLength(4)
     // Under bun test nothing was injected.
     expect(BUILD_COMMIT).toBe('unknown')
   })

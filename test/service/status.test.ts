@@ -61,6 +61,7 @@ describe('GET /api/v1/service/status', () => {
           dataAgeDays: 1,
           maxElementAgeDays: 30,
           withinAgeLimit: 3,
+          decayed: 0,
           stale: false,
           summary:
             `Data of ${new Date(NOW - DAY).toISOString().slice(0, 10)}, 1 day old: 3 of 3 satellites have elements that can give a position now ` +

@@ -64,15 +64,20 @@ export function nearbyAnswer(
   }
 }
 
-/** When at least half the catalogue is left out for its elements' age: why, and what to do; else null. */
+/** When at least half the catalogue is left out (elements too old, or decayed): why, and what to do; else null. */
 function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
-  if (leftOut.elementAge * 2 < catalog.size || catalog.size === 0) return null
-  const limit = describeLimit(catalog.validity.policy.maxElementAgeMs!)
+  const out = leftOut.elementAge + leftOut.decayed
+  if (out * 2 < catalog.size || catalog.size === 0) return null
+  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
+  const reasons = [
+    ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${new Date(instantMs).toISOString()}`] : []),
+    ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
+  ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
   const side = instantMs >= catalog.origin.obtainedAtMs ? 'newer' : 'older'
   return (
-    `${leftOut.elementAge} of ${catalog.size} satellites are left out: their elements are more than ${limit} from ${new Date(instantMs).toISOString()} ` +
-    `(the data was obtained ${obtained}). Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
+    `${out} of ${catalog.size} satellites are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
+    `Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
   )
 }
 
