@@ -13,7 +13,8 @@ import { type StreamOptions, streamModule } from './modules/stream/index.ts'
 import { tracksModule } from './modules/tracks/index.ts'
 import { webModule } from './modules/web/index.ts'
 import { docs } from './plugins/docs.ts'
-import { errors } from './plugins/errors.ts'
+import { hostProblem, isAbsoluteUrl, relayed, requestPath, shown } from './plugins/edge.ts'
+import { ApiError, errors } from './plugins/errors.ts'
 import { type OperationsOptions, operations } from './plugins/operations.ts'
 import { VERSION } from './version.ts'
 
@@ -58,22 +59,41 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     return isKnownPath(path) ? READ_METHODS : null
   }
   const context = { store, clock, checkResponses }
+  const relay = (request: Request): Promise<Response> => app.handle(request)
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
-  const app = new Elysia({ normalize: false })
+  // standardHostname off: the router reads the path after the authority however short the Host is
+  // (with the default, a 1-3 character Host made it read from a fixed offset inside the path).
+  const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
     .use(errors({ methodsFor }))
     .onRequest(({ request, set }) => {
+      const host = request.headers.get('host')
+      if (!host && !isAbsoluteUrl(request.url)) {
+        // No Host (HTTP/1.0) or an empty one: Bun hands over the bare request target, which the
+        // router cannot read. A copy naming this host is answered instead (and counted, once).
+        relayed.add(request)
+        const answer: Promise<Response> = relay(new Request(`http://localhost${request.url}`, { method: request.method, headers: request.headers, signal: request.signal }))
+        return answer
+      }
       if (activity) activity.requests++
       // Defaults every answer carries (a Response with its own content-type keeps it).
       set.headers.date = new Date().toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
+      set.headers['content-type'] = 'application/json; charset=utf-8'
+      const problem = host === null ? null : hostProblem(host)
+      if (problem !== null || (host && !isAbsoluteUrl(request.url))) {
+        // Refused before the security-headers hook runs, so they are set here too.
+        set.headers['x-content-type-options'] = 'nosniff'
+        set.headers['referrer-policy'] = 'no-referrer'
+        throw new ApiError(400, `invalid Host header "${shown(host!)}": ${problem ?? 'it must be a host name or address, optionally followed by :port'}`)
+      }
       // A preflight on a known path is answered here, with no body and so no content type; anything else
       // (an OPTIONS on an unknown path too: a 404 from the router) defaults to JSON.
-      if (request.method !== 'OPTIONS' || !methodsFor(new URL(request.url).pathname)) {
-        set.headers['content-type'] = 'application/json; charset=utf-8'
+      if (request.method !== 'OPTIONS' || !methodsFor(requestPath(request.url))) {
         return
       }
+      delete set.headers['content-type']
       const headers: Record<string, string> = {
         // Answered before the security-headers hook runs, so they are set here too.
         'x-content-type-options': 'nosniff',

@@ -101,7 +101,22 @@ const app = createApp({
 try {
   // Elysia asks for SO_REUSEPORT by default: a second instance started on a taken port would
   // silently share its traffic instead of failing with "cannot listen".
-  app.listen({ port: config.port, hostname: config.host, reusePort: false })
+  app.listen({
+    port: config.port,
+    hostname: config.host,
+    reusePort: false,
+    // Production mode whatever NODE_ENV says: Bun's development mode answers an uncaught error with
+    // an HTML page holding the stack, the working directory and the app's source.
+    development: false,
+    // The last resort (the app answers its own errors): a bare JSON 500, logged, never the stack.
+    error: (error: Error) => {
+      log.error('unhandled failure', { error: String(error?.stack ?? error) })
+      return new Response(JSON.stringify({ message: 'internal server error', statusCode: 500 }), {
+        status: 500,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      })
+    },
+  })
 } catch (error) {
   console.error(`sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`)
   // An address that cannot be used at all is a bad --host value (2); a taken or forbidden port is not (1).

@@ -5,6 +5,7 @@
  */
 import { Elysia, StatusMap } from 'elysia'
 import { log as defaultLog } from '../log.ts'
+import { relayed, requestPath } from './edge.ts'
 import { CounterVec, type Family, HistogramVec } from './prometheus.ts'
 
 /** Latency buckets, seconds: sub-millisecond cached answers up to multi-second catalogue-wide ones. */
@@ -67,13 +68,14 @@ export function observe({ metrics, accessLog, log = defaultLog }: ObserveOptions
       startedAt.set(request, performance.now())
     })
     .onAfterResponse({ as: 'global' }, ({ request, route, path, set, response }) => {
+      if (relayed.has(request)) return
       const started = startedAt.get(request)
       const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
       const pattern = route || UNMATCHED_ROUTE
       const status = statusOf(response, set.status)
       metrics?.record(request.method, pattern, status, seconds)
       if (accessLog) {
-        const pathOnly = path || new URL(request.url).pathname
+        const pathOnly = path || requestPath(request.url)
         log.access('request', {
           method: request.method,
           path: pathOnly.length > MAX_LOGGED_PATH ? `${pathOnly.slice(0, MAX_LOGGED_PATH)}…` : pathOnly,

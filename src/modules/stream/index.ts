@@ -7,6 +7,7 @@ import { Elysia } from 'elysia'
 import { log } from '../../log.ts'
 import { positionAt, positionsAt, siderealTimeRad } from '../../orbit/position.ts'
 import { lookAngles, type Observer } from '../../orbit/sky.ts'
+import { requestPath } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, noradIdParam, observerParams, requirePosition } from '../common.ts'
@@ -76,7 +77,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
       heartbeatMs,
       signal: request.signal,
       onClose: () => end && streams.remove(end),
-      onError: (error) => log.error('stream event failed', { path: new URL(request.url).pathname, error: String(error instanceof Error ? error.stack : error) }),
+      onError: (error) => log.error('stream event failed', { path: requestPath(request.url), error: String(error instanceof Error ? error.stack : error) }),
     })
     // A client gone before the stream started has closed it already.
     if (!stream.closed) {
