@@ -15,6 +15,7 @@ import { webModule } from './modules/web/index.ts'
 import { docs } from './plugins/docs.ts'
 import { hostProblem, isAbsoluteUrl, relayed, requestPath, shown } from './plugins/edge.ts'
 import { ApiError, errors } from './plugins/errors.ts'
+import type { EarlyAnswers } from './plugins/observe.ts'
 import { type OperationsOptions, operations } from './plugins/operations.ts'
 import { VERSION } from './version.ts'
 
@@ -44,20 +45,22 @@ export interface AppOptions {
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
 
-/** Matches a request path against route patterns such as `/api/v1/satellites/:noradId`. */
-function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
+/** The route pattern (such as `/api/v1/satellites/:noradId`) a request path matches, or undefined. */
+function pathMatcher(patterns: readonly string[]): (path: string) => string | undefined {
   const regexes = [...new Set(patterns)].map(
-    (p) => new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`),
+    (p) => [p, new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`)] as const,
   )
-  return (path) => regexes.some((r) => r.test(path))
+  return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
 export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity }: AppOptions) {
-  let isKnownPath: ((path: string) => boolean) | undefined
-  const methodsFor = (path: string) => {
-    isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
-    return isKnownPath(path) ? READ_METHODS : null
+  let routeOf: ((path: string) => string | undefined) | undefined
+  const patternOf = (path: string) => {
+    routeOf ??= pathMatcher(app.routes.map((r) => r.path))
+    return routeOf(path)
   }
+  const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
+  const early: EarlyAnswers = {}
   const context = { store, clock, checkResponses }
   const relay = (request: Request): Promise<Response> => app.handle(request)
 
@@ -90,9 +93,8 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       }
       // A preflight on a known path is answered here, with no body and so no content type; anything else
       // (an OPTIONS on an unknown path too: a 404 from the router) defaults to JSON.
-      if (request.method !== 'OPTIONS' || !methodsFor(requestPath(request.url))) {
-        return
-      }
+      const route = request.method === 'OPTIONS' ? patternOf(requestPath(request.url)) : undefined
+      if (route === undefined) return
       delete set.headers['content-type']
       const headers: Record<string, string> = {
         // Answered before the security-headers hook runs, so they are set here too.
@@ -105,9 +107,10 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       }
       const asked = request.headers.get('access-control-request-headers')
       if (asked) headers['access-control-allow-headers'] = asked
+      early.count?.(request, route, 204)
       return new Response(null, { status: 204, headers })
     })
-    .use(operations(context, { ...ops, refreshStatus, startedAtMs }))
+    .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
     .use(docs(VERSION))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
