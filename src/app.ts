@@ -41,6 +41,12 @@ export interface AppOptions {
   checkResponses?: boolean
   /** Counts requests as they arrive (for the memory trim, src/memory.ts). */
   activity?: Activity
+  /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
+  lifecycle?: Lifecycle
+}
+
+export interface Lifecycle {
+  draining: boolean
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
@@ -53,7 +59,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
@@ -84,6 +90,8 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
       set.headers['content-type'] = 'application/json; charset=utf-8'
+      // Stopping: the client is told the connection ends with this answer (Bun then closes it).
+      if (lifecycle?.draining) set.headers.connection = 'close'
       const problem = host === null ? null : hostProblem(host)
       if (problem !== null || (host && !isAbsoluteUrl(request.url))) {
         // Refused before the security-headers hook runs, so they are set here too.
@@ -107,6 +115,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       }
       const asked = request.headers.get('access-control-request-headers')
       if (asked) headers['access-control-allow-headers'] = asked
+      if (lifecycle?.draining) headers.connection = 'close'
       early.count?.(request, route, 204)
       return new Response(null, { status: 204, headers })
     })

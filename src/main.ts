@@ -1,7 +1,7 @@
 /** Entry of the executable: heap options → config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
 // First: it may execute the process again, before anything else is loaded.
 import './relaunch.ts'
-import { createApp } from './app.ts'
+import { createApp, type Lifecycle } from './app.ts'
 import type { Catalog } from './catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './catalog/embedded.ts'
 import { readCache, snapshotFromCache, writeCache } from './catalog/persist.ts'
@@ -80,7 +80,9 @@ const refresher = config.refreshUrl
   : null
 
 const activity: Activity = { requests: 0 }
+const lifecycle: Lifecycle = { draining: false }
 const app = createApp({
+  lifecycle,
   store,
   corsOrigin: config.corsOrigin,
   startedAtMs,
@@ -143,10 +145,21 @@ function warmInSlices(catalog: Catalog, from = 0): void {
   else setTimeout(() => Bun.gc(true), 1000)
 }
 
+/** On a stop, how long requests already sent may take to be read before the listener closes, ms. */
+const DRAIN_SETTLE_MS = 100
 const server = app.server
 stopOnSignals({
   target: {
-    drain: () => app.stop(false),
+    drain: async () => {
+      // Requests already sent on keep-alive connections may still sit unread in the socket buffers
+      // (the event loop was busy when the signal came): stopping now would close those connections
+      // as idle and reset them. So every answer from now on says Connection: close, the loop gets a
+      // moment to read what has arrived (those requests are then in flight, and waited for), and
+      // only then the listener closes.
+      lifecycle.draining = true
+      await Bun.sleep(DRAIN_SETTLE_MS)
+      return app.stop(false)
+    },
     force: () => server?.stop(true),
     inFlight: () => server?.pendingRequests ?? 0,
     // Answers still being written to slow clients keep their connections, and the event loop, busy.
