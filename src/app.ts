@@ -18,6 +18,7 @@ import { ApiError, errors } from './plugins/errors.ts'
 import type { EarlyAnswers } from './plugins/observe.ts'
 import { type OperationsOptions, operations } from './plugins/operations.ts'
 import { VERSION } from './version.ts'
+import { HeavyWork, type HeavyWorkOptions } from './work/cooperative.ts'
 
 export interface AppOptions {
   store: CatalogStore
@@ -41,6 +42,8 @@ export interface AppOptions {
   checkResponses?: boolean
   /** Counts requests as they arrive (for the memory trim, src/memory.ts). */
   activity?: Activity
+  /** Bounds on long computations (passes over days): at once, waiting, longest wait (src/work/cooperative.ts). */
+  heavyWork?: HeavyWorkOptions
   /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
   lifecycle?: Lifecycle
 }
@@ -59,7 +62,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
@@ -67,7 +70,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
   }
   const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
   const early: EarlyAnswers = {}
-  const context = { store, clock, checkResponses }
+  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork) }
   const relay = (request: Request): Promise<Response> => app.handle(request)
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.

@@ -8,6 +8,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers the answer carries (Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message)
   }
@@ -38,7 +40,10 @@ export function errors({ methodsFor }: ErrorsOptions) {
       set.status = status
       return errorBody(status, message)
     }
-    if (error instanceof ApiError) return fail(error.status, error.message)
+    if (error instanceof ApiError) {
+      if (error.headers) Object.assign(set.headers, error.headers)
+      return fail(error.status, error.message)
+    }
     switch (code) {
       case 'NOT_FOUND': {
         const path = requestPath(request.url)
