@@ -52,8 +52,9 @@ export class HeavyWork {
 
   /** Runs `work` to its end (a slice at a time), once a turn comes; rejects with ApiError 503 when there is none, Abandoned when `signal` aborts. */
   async run<T>(work: Generator<void, T>, signal?: AbortSignal): Promise<T> {
+    // Holds a place among the running once admitted (taken at admission, so that calls made
+    // together count each other).
     await this.#admit(signal)
-    this.running++
     try {
       for (;;) {
         const until = performance.now() + this.sliceBudgetMs
@@ -82,7 +83,10 @@ export class HeavyWork {
       this.counts.abandoned++
       return Promise.reject(new Abandoned())
     }
-    if (this.running < this.maxRunning) return Promise.resolve()
+    if (this.running < this.maxRunning) {
+      this.running++
+      return Promise.resolve()
+    }
     if (this.#waiting.length >= this.maxQueued) {
       this.counts.refused++
       return Promise.reject(this.#busy())
@@ -90,6 +94,7 @@ export class HeavyWork {
     return new Promise<void>((resolve, reject) => {
       const entry = {
         start: () => {
+          this.running++
           clearTimeout(timer)
           signal?.removeEventListener('abort', onAbort)
           resolve()
