@@ -128,7 +128,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))
     .use(tracksModule(context))
-    .use(streamModule(context, streams))
+    .use(streamModule(context, { trustProxy: ops.trustProxy, ...streams }))
     .use(feedModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
     .use(webModule(context))
