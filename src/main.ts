@@ -92,6 +92,7 @@ const app = createApp({
   // The test suite checks every answer against its schema; the service does not pay for it per request.
   checkResponses: false,
   activity,
+  streams: { maxStreams: config.maxStreams, maxStreamsPerClient: config.maxStreamsPerClient ?? undefined },
   operations: {
     accessLog: config.accessLog,
     metrics: config.metrics,
