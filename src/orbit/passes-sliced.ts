@@ -21,8 +21,8 @@ import { findPasses, type PassQuery, type PassSearch, scanStepMs } from './passe
 import { positionAt, siderealTimeRad } from './position.ts'
 import { lookAngles } from './sky.ts'
 
-/** Grid steps per slice, about: 3 hours of a low orbit (~2-4 ms of work). */
-export const SLICE_STEPS = 300
+/** Grid steps per slice, at least: about 75 minutes of a low orbit (~0.5-3 ms of work). */
+export const SLICE_STEPS = 120
 
 /** Yields between slices; returns what findPasses(satrec, elements, query) returns. */
 export function* findPassesSliced(satrec: SatRec, elements: ElementSet, query: PassQuery, sliceSteps = SLICE_STEPS): Generator<void, PassSearch> {

@@ -39,7 +39,7 @@ export class HeavyWork {
   /** Counts for /metrics and tests: computations refused (503), abandoned (client gone), finished. */
   readonly counts = { refused: 0, abandoned: 0, finished: 0 }
 
-  constructor({ maxRunning = 2, maxQueued = 64, maxWaitMs = 10_000, sliceBudgetMs = 5 }: HeavyWorkOptions = {}) {
+  constructor({ maxRunning = 2, maxQueued = 64, maxWaitMs = 10_000, sliceBudgetMs = 3 }: HeavyWorkOptions = {}) {
     this.maxRunning = maxRunning
     this.maxQueued = maxQueued
     this.maxWaitMs = maxWaitMs
