@@ -29,11 +29,22 @@ export function sampleCount(fromMs: number, toMs: number, stepMs: number): numbe
 
 /** Samples the sub-satellite point at `from, from + step, …, ≤ to`; instants without a position are left out and counted. */
 export function groundTrack(satrec: SatRec, elements: ElementSet, fromMs: number, toMs: number, stepMs: number): GroundTrack {
-  const count = sampleCount(fromMs, toMs, stepMs)
+  return { ...trackSamples(satrec, elements, fromMs, stepMs, 0, sampleCount(fromMs, toMs, stepMs)), stepMs }
+}
+
+/** The instants `from + i·step` for `start ≤ i < end` (a piece of a ground track, for answers written a piece at a time). */
+export function trackSamples(
+  satrec: SatRec,
+  elements: ElementSet,
+  fromMs: number,
+  stepMs: number,
+  start: number,
+  end: number,
+): Omit<GroundTrack, 'stepMs'> {
   const points: TrackPoint[] = []
   let omitted = 0
   let firstOmissionReason: string | null = null
-  for (let i = 0; i < count; i++) {
+  for (let i = start; i < end; i++) {
     const instant = new Date(fromMs + i * stepMs)
     const result = positionAt(satrec, elements, instant, siderealTimeRad(instant))
     if (!result.ok) {
@@ -44,7 +55,7 @@ export function groundTrack(satrec: SatRec, elements: ElementSet, fromMs: number
     const { latitudeDeg, longitudeDeg, altitudeKm } = result.state
     points.push({ instantMs: instant.getTime(), latitudeDeg, longitudeDeg, altitudeKm })
   }
-  return { points, omitted, firstOmissionReason, stepMs }
+  return { points, omitted, firstOmissionReason }
 }
 
 /** A drawable piece of a track: `[longitude, latitude]` pairs (GeoJSON order) and the instants they stand for. */
