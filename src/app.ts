@@ -77,6 +77,11 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
   // standardHostname off: the router reads the path after the authority however short the Host is
   // (with the default, a 1-3 character Host made it read from a fixed offset inside the path).
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
+    // Stopping: an answer completed from now on (a request that was in flight when the stop began
+    // included) tells the client the connection ends with it, error or not; Bun then closes it.
+    .onError({ as: 'global' }, ({ set }) => {
+      if (lifecycle?.draining) set.headers.connection = 'close'
+    })
     .use(errors({ methodsFor }))
     .onRequest(({ request, set }) => {
       const host = request.headers.get('host')
@@ -121,6 +126,9 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (lifecycle?.draining) headers.connection = 'close'
       early.count?.(request, route, 204)
       return new Response(null, { status: 204, headers })
+    })
+    .onAfterHandle({ as: 'global' }, ({ set }) => {
+      if (lifecycle?.draining) set.headers.connection = 'close'
     })
     .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
     .use(docs(VERSION))
