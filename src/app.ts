@@ -1,4 +1,5 @@
 /** createApp: the HTTP application over a catalogue store. Never listens and does no I/O at import. */
+import { freshness } from './orbit/freshness.ts'
 import { Elysia } from 'elysia'
 import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
@@ -131,7 +132,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (lifecycle?.draining) set.headers.connection = 'close'
     })
     .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
-    .use(docs(VERSION))
+    .use(docs(VERSION, freshness(store.current, clock()).summary))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))

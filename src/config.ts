@@ -1,6 +1,6 @@
 /** Flags and environment variables → one validated Config; the --help text. */
 import type { ElementFormat } from './catalog/formats.ts'
-import { defaultDataDir } from './catalog/persist.ts'
+import { defaultDataDir } from './io/cache.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
 import { parseRateLimit, type RateLimit } from './plugins/rate-limit.ts'
 import { VERSION } from './version.ts'
@@ -43,6 +43,8 @@ export interface Config {
   maxStreams: number
   /** Live position streams one client address may hold; null: a quarter of maxStreams. */
   maxStreamsPerClient: number | null
+  /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit (`off`). */
+  maxElementAgeMs: number | null
 }
 
 export type ConfigResult =
@@ -102,6 +104,14 @@ const duration = (minMs: number, maxMs: number, range: string) => (raw: string) 
   const ms = parseDuration(raw)
   if (ms === null) return new Error('must be a duration such as 90s, 30m or 6h')
   if (ms < minMs || ms > maxMs) return new Error(`must be between ${range}`)
+  return ms
+}
+
+/** The element-age limit: a duration of 1h to 3650d, or `off`. */
+const elementAge = (raw: string) => {
+  if (raw.trim().toLowerCase() === 'off') return null
+  const ms = parseDuration(raw)
+  if (ms === null || ms < HOUR_MS || ms > 3650 * 24 * HOUR_MS) return new Error('must be a duration between 1h and 3650d (such as 30d or 72h), or off')
   return ms
 }
 
@@ -307,6 +317,16 @@ const OPTIONS: readonly OptionSpec[] = [
     default: null,
     defaultText: 'a quarter of --max-streams',
     parse: count(1, 100_000),
+  },
+  {
+    key: 'maxElementAgeMs',
+    flag: '--max-element-age',
+    env: ['SATTRACK_MAX_ELEMENT_AGE'],
+    valueName: 'DURATION',
+    description: "give positions only within this time of an element set's epoch (off: no limit; decay and implausible heights are refused still)",
+    default: 30 * 24 * HOUR_MS,
+    defaultText: '30d',
+    parse: elementAge,
   },
   {
     key: 'benchRoutes',

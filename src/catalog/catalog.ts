@@ -3,6 +3,7 @@ import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
 import { ommRecordOf } from './omm.ts'
 import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
 import { isResonant, registerResonance } from '../orbit/resonance.ts'
+import { DEFAULT_VALIDITY_POLICY, Validity, type ValidityPolicy } from '../orbit/validity.ts'
 
 export interface Satellite {
   readonly noradId: number
@@ -17,9 +18,13 @@ export interface Satellite {
   readonly labels: string[]
 }
 
+/** Where a group's data came from. */
+export type GroupSource = 'embedded' | 'snapshot' | 'cache' | 'refresh'
+
 /** Where a catalogue came from and when its data was obtained. */
 export interface CatalogOrigin {
-  source: 'embedded' | 'snapshot' | 'cache' | 'refresh'
+  /** The source of the newest layer that gave it a group (see overlay.ts). */
+  source: GroupSource
   /**
    * When the data was obtained upstream (a snapshot's stamp, a fetch time), ms
    * since 1970; when groups were obtained at different times, the newest of them.
@@ -27,11 +32,8 @@ export interface CatalogOrigin {
   obtainedAtMs: number
   /** When each group's data was obtained, when they differ; absent: `obtainedAtMs` for every group. */
   groupsObtainedAtMs?: Readonly<Record<string, number>>
-}
-
-export interface GroupElements {
-  group: string
-  elements: readonly ElementSet[]
+  /** Where each group came from, when they differ; absent: `source` for every group. */
+  groupSources?: Readonly<Record<string, GroupSource>>
 }
 
 export class Catalog {
@@ -46,15 +48,32 @@ export class Catalog {
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
   private resonant: SatRec[] | undefined
+  /** Which instants each satellite's elements support (element age, decay, plausible heights): see validity.ts. */
+  readonly validity: Validity
 
-  constructor(satellites: Satellite[], groupCounts: Record<string, number>, origin: CatalogOrigin, loadedAtMs: number) {
+  constructor(
+    satellites: Satellite[],
+    groupCounts: Record<string, number>,
+    origin: CatalogOrigin,
+    loadedAtMs: number,
+    policy: ValidityPolicy = DEFAULT_VALIDITY_POLICY,
+  ) {
     this.satellites = satellites
     this.groupCounts = groupCounts
     this.origin = origin
     this.loadedAtMs = loadedAtMs
     this.indexById = new Map(satellites.map((s, i) => [s.noradId, i]))
     this.satrecs = new Array(satellites.length)
+    this.validity = new Validity(
+      satellites.map((s) => s.elements),
+      policy,
+    )
+  }
 
+  /** The same satellites under another validity policy (the service's --max-element-age): this catalogue when the policy is the same. */
+  withPolicy(policy: ValidityPolicy): Catalog {
+    if (policy.maxElementAgeMs === this.validity.policy.maxElementAgeMs) return this
+    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy)
   }
 
   /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */
@@ -193,7 +212,7 @@ function compact(r: SatRec): SatRec {
  * entry carrying all of them; where the groups hold different element sets for
  * it, the newest epoch wins (the first seen on a tie).
  */
-export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
+export function buildCatalog(groups: readonly { group: string; elements: readonly ElementSet[] }[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
   const chosen = new Map<number, { elements: ElementSet; groups: Set<string> }>()
   const idsByGroup = new Map<string, Set<number>>()
   for (const { group, elements } of groups) {

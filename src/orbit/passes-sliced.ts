@@ -15,8 +15,7 @@
  * a pass hidden between two samples also runs, on [t, t + step]; it can only
  * find a pass the plain search would miss, and no run has found one.)
  */
-import type { SatRec } from 'satellite.js'
-import type { ElementSet } from '../catalog/elements.ts'
+import type { Catalog } from '../catalog/catalog.ts'
 import { findPasses, type PassQuery, type PassSearch, scanStepMs } from './passes.ts'
 import { positionAt, siderealTimeRad } from './position.ts'
 import { lookAngles } from './sky.ts'
@@ -24,15 +23,16 @@ import { lookAngles } from './sky.ts'
 /** Grid steps per slice, at least: about 75 minutes of a low orbit (~0.5-3 ms of work). */
 export const SLICE_STEPS = 120
 
-/** Yields between slices; returns what findPasses(satrec, elements, query) returns. */
-export function* findPassesSliced(satrec: SatRec, elements: ElementSet, query: PassQuery, sliceSteps = SLICE_STEPS): Generator<void, PassSearch> {
+/** Yields between slices; returns what findPasses(catalog, index, query) returns. */
+export function* findPassesSliced(catalog: Catalog, index: number, query: PassQuery, sliceSteps = SLICE_STEPS): Generator<void, PassSearch> {
+  const satrec = catalog.satrecAt(index)
   const startMs = Math.round(query.startMs)
   const endMs = Math.max(startMs, Math.round(query.endMs))
   const stepMs = scanStepMs(satrec)
   const elevation = (t: number): number | null => {
     const instant = new Date(t)
     const gmstRad = siderealTimeRad(instant)
-    const position = positionAt(satrec, elements, instant, gmstRad)
+    const position = positionAt(catalog, index, instant, gmstRad, satrec)
     return position.ok ? lookAngles(query.observer, position.state.eciKm, gmstRad).elevationDeg - query.minElevationDeg : null
   }
   /** Whether the grid point `t` may end one slice and start the next. */
@@ -44,7 +44,7 @@ export function* findPassesSliced(satrec: SatRec, elements: ElementSet, query: P
     return before !== null && after !== null && before > here && here > after
   }
 
-  if (startMs === endMs) return findPasses(satrec, elements, query)
+  if (startMs === endMs) return findPasses(catalog, index, query)
   const result: PassSearch = { passes: [], noPosition: [], anyPosition: false, stepMs }
   let from = startMs
   while (from < endMs) {
@@ -59,7 +59,7 @@ export function* findPassesSliced(satrec: SatRec, elements: ElementSet, query: P
       // A long stretch without a boundary (a high orbit above the threshold) is looked through a slice at a time.
       if (++looked % sliceSteps === 0) yield
     }
-    const slice = findPasses(satrec, elements, { ...query, startMs: from, endMs: to })
+    const slice = findPasses(catalog, index, { ...query, startMs: from, endMs: to })
     result.passes.push(...slice.passes)
     result.noPosition.push(...slice.noPosition)
     result.anyPosition ||= slice.anyPosition

@@ -1,6 +1,5 @@
 /** Ground tracks: a satellite's sub-satellite points over an interval, and the track cut into lines a flat map can draw. */
-import type { SatRec } from 'satellite.js'
-import type { ElementSet } from '../catalog/elements.ts'
+import type { Catalog } from '../catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from './position.ts'
 
 /** One sampled instant of a track: degrees (WGS84 geodetic), km above the ellipsoid. */
@@ -28,25 +27,19 @@ export function sampleCount(fromMs: number, toMs: number, stepMs: number): numbe
 }
 
 /** Samples the sub-satellite point at `from, from + step, …, ≤ to`; instants without a position are left out and counted. */
-export function groundTrack(satrec: SatRec, elements: ElementSet, fromMs: number, toMs: number, stepMs: number): GroundTrack {
-  return { ...trackSamples(satrec, elements, fromMs, stepMs, 0, sampleCount(fromMs, toMs, stepMs)), stepMs }
+export function groundTrack(catalog: Catalog, index: number, fromMs: number, toMs: number, stepMs: number): GroundTrack {
+  return { ...trackSamples(catalog, index, fromMs, stepMs, 0, sampleCount(fromMs, toMs, stepMs)), stepMs }
 }
 
 /** The instants `from + i·step` for `start ≤ i < end` (a piece of a ground track, for answers written a piece at a time). */
-export function trackSamples(
-  satrec: SatRec,
-  elements: ElementSet,
-  fromMs: number,
-  stepMs: number,
-  start: number,
-  end: number,
-): Omit<GroundTrack, 'stepMs'> {
+export function trackSamples(catalog: Catalog, index: number, fromMs: number, stepMs: number, start: number, end: number): Omit<GroundTrack, 'stepMs'> {
+  const satrec = catalog.satrecAt(index)
   const points: TrackPoint[] = []
   let omitted = 0
   let firstOmissionReason: string | null = null
   for (let i = start; i < end; i++) {
     const instant = new Date(fromMs + i * stepMs)
-    const result = positionAt(satrec, elements, instant, siderealTimeRad(instant))
+    const result = positionAt(catalog, index, instant, siderealTimeRad(instant), satrec)
     if (!result.ok) {
       omitted++
       firstOmissionReason ??= result.reason

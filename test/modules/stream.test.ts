@@ -9,6 +9,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { StreamNoPositionSchema, StreamPositionSchema, StreamPositionsSchema } from '../../src/modules/stream/model.ts'
 import { formatEvent } from '../../src/modules/stream/sse.ts'
+import { NO_AGE_LIMIT } from '../../src/orbit/validity.ts'
 import { embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const MAX_STREAMS = 2
@@ -20,9 +21,10 @@ let server: ReturnType<typeof Bun.serve>
 let base: string
 beforeAll(async () => {
   catalog = await embeddedCatalog()
-  // The real clock: a stream is about now. A short heartbeat so a test of a few seconds sees one.
+  // The real clock: a stream is about now, months past the snapshot, so no limit on element age (decay and
+  // plausibility still apply). A short heartbeat so a test of a few seconds sees one.
   // Every stream here comes from one client: its share is the whole cap (the share is tested on its own below).
-  app = createApp({ store: new CatalogStore(catalog), streams: { maxStreams: MAX_STREAMS, maxStreamsPerClient: MAX_STREAMS, heartbeatMs: 700 } })
+  app = createApp({ store: new CatalogStore(catalog, NO_AGE_LIMIT), streams: { maxStreams: MAX_STREAMS, maxStreamsPerClient: MAX_STREAMS, heartbeatMs: 700 } })
   server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
   base = `http://127.0.0.1:${server.port}`
 })
@@ -230,7 +232,7 @@ describe('the cap on open streams', () => {
 describe('the share of one client', () => {
   test('by default a quarter of the cap per client address: one more is a 429; other clients still get theirs; closing frees the share', async () => {
     // Clients told apart by X-Forwarded-For (as behind a proxy), so one test process can be several clients.
-    const shared = createApp({ store: new CatalogStore(catalog), operations: { trustProxy: true }, streams: { maxStreams: 8, heartbeatMs: 700 } })
+    const shared = createApp({ store: new CatalogStore(catalog, NO_AGE_LIMIT), operations: { trustProxy: true }, streams: { maxStreams: 8, heartbeatMs: 700 } })
     const open = async (client: string) => {
       const gone = new AbortController()
       const response = await shared.handle(new Request('http://localhost/api/v1/satellites/25544/stream', { headers: { 'x-forwarded-for': client }, signal: gone.signal }))

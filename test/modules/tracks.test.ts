@@ -30,6 +30,8 @@ describe('JSON points', () => {
       step: 120,
       total: 6,
       omitted: 0,
+      omittedReason: null,
+      elementAgeDays: Math.round(((Date.parse('2026-05-31T00:00:00Z') - catalog.get(25544)!.elements.epochMs) / 86_400_000) * 1000) / 1000,
     })
     for (const p of body.data) {
       expect(Object.keys(p)).toEqual(['datetime', 'latitude', 'longitude', 'altitude'])
@@ -78,7 +80,8 @@ describe('JSON points', () => {
     expect(partial.body.metadata.total + partial.body.metadata.omitted).toBe(175)
     const none = await positions(48880, 'from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z&step=3600')
     expect(none.status).toBe(422)
-    expect(none.body.message).toMatch(/^satellite 48880 has no valid position from 2026-11-22T00:00:00.000Z to 2026-11-23T00:00:00.000Z: elements are \d+ days old/)
+    expect(none.body.message).toMatch(/^satellite 48880 has no valid position from 2026-11-22T00:00:00.000Z to 2026-11-23T00:00:00.000Z: the elements are \d+ days old/)
+    expect(partial.body.metadata.omittedReason).toMatch(/^decayed at 2026-06-/)
   })
 })
 
@@ -183,7 +186,7 @@ describe('long tracks, written a piece at a time', () => {
     // A satellite whose elements stop giving positions part-way (decayed or stale): instants are omitted in the stream too.
     const { positionAt, siderealTimeRad } = await import('../../src/orbit/position.ts')
     const hasPosition = (s: (typeof catalog.satellites)[number], ms: number) =>
-      positionAt(catalog.satrecOf(s), s.elements, new Date(ms), siderealTimeRad(new Date(ms))).ok
+      positionAt(catalog, catalog.indexOf(s.noradId)!, new Date(ms), siderealTimeRad(new Date(ms))).ok
     const stale = catalog.satellites.find((s) => hasPosition(s, NOW + 1500 * 600_000) && !hasPosition(s, NOW + 5000 * 600_000))
     if (stale) cases.push([stale.noradId, `from=${new Date(NOW).toISOString()}&to=${new Date(NOW + 5000 * 600_000).toISOString()}&step=600`, NOW, NOW + 5000 * 600_000])
     for (const [id, query, fromMs, toMs] of cases) {
@@ -193,7 +196,7 @@ describe('long tracks, written a piece at a time', () => {
       const text = await response.text()
       const satellite = catalog.get(id)!
       const stepS = Number(/step=(\d+)/.exec(query)![1])
-      const plain = trackJson(satellite, groundTrack(catalog.satrecOf(satellite), satellite.elements, fromMs, toMs, stepS * 1000), fromMs, toMs, stepS)
+      const plain = trackJson(satellite, groundTrack(catalog, catalog.indexOf(id)!, fromMs, toMs, stepS * 1000), fromMs, toMs, stepS)
       expect(text).toBe(JSON.stringify(plain))
       expect(Value.Check(TrackSchema, JSON.parse(text))).toBe(true)
     }

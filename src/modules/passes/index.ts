@@ -4,7 +4,7 @@ import { findPassesSliced } from '../../orbit/passes-sliced.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
-import { ErrorSchema, iso } from '../satellites/model.ts'
+import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
 const MS_PER_DAY = 86_400_000
@@ -35,7 +35,7 @@ const DESCRIPTION = `Every pass of the satellite over the observer between \`tim
 - **Never sets** (a geostationary satellite above the threshold, a high orbit lingering): one pass covering the whole searched time, \`rise\` and \`set\` null.
 - **Never rises**: \`data\` is empty.
 - \`visible\`: at some moment of the pass the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer (the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
-- **Stale elements**: passes are looked for only where the satellite has a position (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
+- **Stale elements**: passes are looked for only where the satellite has a position: within the age limit from its elements' epoch (\`--max-element-age\`, 30 days by default), before its decay, where SGP4 gives a state at a plausible height (80 km up to the elements' apogee height + 10 % + 200 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
 
 export function passesModule(context: ModuleContext) {
   const { store, clock } = context
@@ -54,7 +54,7 @@ export function passesModule(context: ModuleContext) {
         endMs,
         minElevationDeg: query['elevation-threshold'],
       }
-      const search = await context.heavy.run(findPassesSliced(catalog.satrecOf(satellite), satellite.elements, passQuery), ctx.request.signal)
+      const search = await context.heavy.run(findPassesSliced(catalog, catalog.indexOf(satellite.noradId)!, passQuery), ctx.request.signal)
       if (!search.anyPosition) {
         throw new ApiError(
           422,
@@ -69,6 +69,7 @@ export function passesModule(context: ModuleContext) {
           noradId: satellite.noradId,
           name: satellite.name,
           epoch: iso(satellite.elements.epochMs),
+          elementAgeDays: elementAgeDaysAt(satellite, startMs),
           observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude },
           from: iso(startMs),
           to: iso(endMs),

@@ -51,16 +51,16 @@ export function tracksModule(context: ModuleContext) {
       if (count > MAX_TRACK_POINTS) {
         throw new ApiError(400, `from, to and step give ${count} points; at most ${MAX_TRACK_POINTS} (raise step or shorten the interval)`)
       }
-      const satrec = catalog.satrecOf(satellite)
+      const index = catalog.indexOf(satellite.noradId)!
       if (query.format === 'geojson') {
-        const track = groundTrack(satrec, satellite.elements, fromMs, toMs, stepMs)
+        const track = groundTrack(catalog, index, fromMs, toMs, stepMs)
         if (track.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, track.firstOmissionReason)
         ctx.set.headers['content-type'] = 'application/geo+json'
         return trackGeoJson(satellite, trackLines(track))
       }
       // JSON is written a piece at a time as the client reads (trackJsonStream); the pieces up to the
       // first position are computed now, to answer 422 when there is none.
-      const piece = (start: number, end: number) => trackSamples(satrec, satellite.elements, fromMs, stepMs, start, end)
+      const piece = (start: number, end: number) => trackSamples(catalog, index, fromMs, stepMs, start, end)
       const first = { end: 0, points: [] as TrackPoint[], omitted: 0, reason: null as string | null }
       while (first.points.length === 0 && first.end < count) {
         const end = Math.min(count, first.end + TRACK_PIECE)

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { GroundTrack, TrackLine, TrackPoint } from '../../orbit/track.ts'
-import { isoInstant } from '../satellites/model.ts'
+import { elementAgeDaysAt, isoInstant } from '../satellites/model.ts'
 
 export const TrackPointSchema = t.Object({
   datetime: isoInstant('The sampled instant'),
@@ -23,6 +23,8 @@ export const TrackSchema = t.Object({
     step: Type.Integer({ description: 'seconds between samples' }),
     total: Type.Integer({ description: 'Points in data' }),
     omitted: Type.Integer({ description: 'Sampled instants without a valid position, left out of data' }),
+    omittedReason: t.Nullable(t.String({ description: 'Why the first omitted instant has no position (element age, decay, SGP4); null when none is omitted' })),
+    elementAgeDays: t.Number({ description: "Days from the element set's epoch to `from` (negative before it)" }),
   }),
 })
 
@@ -60,7 +62,7 @@ const pointJson = (p: TrackPoint) => ({
   altitude: p.altitudeKm,
 })
 
-const trackMetadata = (satellite: Satellite, fromMs: number, toMs: number, stepS: number, total: number, omitted: number) => ({
+const trackMetadata = (satellite: Satellite, fromMs: number, toMs: number, stepS: number, total: number, omitted: number, omittedReason: string | null) => ({
   noradId: satellite.noradId,
   name: satellite.name,
   epoch: satellite.epoch,
@@ -69,12 +71,14 @@ const trackMetadata = (satellite: Satellite, fromMs: number, toMs: number, stepS
   step: stepS,
   total,
   omitted,
+  omittedReason,
+  elementAgeDays: elementAgeDaysAt(satellite, fromMs),
 })
 
 export function trackJson(satellite: Satellite, track: GroundTrack, fromMs: number, toMs: number, stepS: number) {
   return {
     data: track.points.map(pointJson),
-    metadata: trackMetadata(satellite, fromMs, toMs, stepS, track.points.length, track.omitted),
+    metadata: trackMetadata(satellite, fromMs, toMs, stepS, track.points.length, track.omitted, track.firstOmissionReason),
   }
 }
 
@@ -95,13 +99,14 @@ export function trackJsonStream(
   toMs: number,
   stepS: number,
   count: number,
-  first: { end: number; points: TrackPoint[]; omitted: number },
-  piece: (start: number, end: number) => { points: TrackPoint[]; omitted: number },
+  first: { end: number; points: TrackPoint[]; omitted: number; reason: string | null },
+  piece: (start: number, end: number) => { points: TrackPoint[]; omitted: number; firstOmissionReason: string | null },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder()
   let next = first.end
   let total = 0
   let omitted = first.omitted
+  let reason = first.reason
   let pending: TrackPoint[] | null = first.points
   let opened = false
   return new ReadableStream<Uint8Array>({
@@ -112,6 +117,7 @@ export function trackJsonStream(
         const sampled = piece(next, end)
         next = end
         omitted += sampled.omitted
+        reason ??= sampled.firstOmissionReason
         pending = sampled.points
       }
       if (pending !== null && pending.length > 0) {
@@ -121,7 +127,7 @@ export function trackJsonStream(
       pending = null
       opened = true
       if (next >= count) {
-        text += `],"metadata":${JSON.stringify(trackMetadata(satellite, fromMs, toMs, stepS, total, omitted))}}`
+        text += `],"metadata":${JSON.stringify(trackMetadata(satellite, fromMs, toMs, stepS, total, omitted, reason))}}`
         controller.enqueue(encoder.encode(text))
         controller.close()
         return
