@@ -10,6 +10,7 @@ import { cpus, totalmem } from 'node:os'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { type Hardening, hardening, hardeningTable } from './hardening.ts'
 
 const root = join(import.meta.dir, '..')
 const executable = join(root, 'dist', 'sattrack')
@@ -198,7 +199,15 @@ async function suite(label: string, extraArgs: string[]) {
   const rss = rssMb(server.pid)
   await server.stop()
   await plainServer.stop()
-  return { label, startup, rss, burstRss, results }
+  // Issue 18 (12k only): heavy floods, abandoned requests and track floods, on an instance of their own.
+  let hard: Hardening | undefined
+  if (!label.startsWith('30k')) {
+    const hardServer = await start(extraArgs)
+    hard = await hardening(hardServer, duration)
+    await hardServer.stop()
+    console.error(hardeningTable(hard))
+  }
+  return { label, startup, rss, burstRss, results, hard }
 }
 
 function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
@@ -244,6 +253,7 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
     '| measure | result | goal (issue 4) |',
     '|---|---|---|',
     ...goals.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`),
+    ...(s.hard ? ['', hardeningTable(s.hard)] : []),
   ].join('\n')
 }
 

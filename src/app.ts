@@ -14,9 +14,12 @@ import { type StreamOptions, streamModule } from './modules/stream/index.ts'
 import { tracksModule } from './modules/tracks/index.ts'
 import { webModule } from './modules/web/index.ts'
 import { docs } from './plugins/docs.ts'
-import { errors } from './plugins/errors.ts'
+import { hostProblem, isAbsoluteUrl, relayed, requestPath, shown } from './plugins/edge.ts'
+import { ApiError, errors } from './plugins/errors.ts'
+import type { EarlyAnswers } from './plugins/observe.ts'
 import { type OperationsOptions, operations } from './plugins/operations.ts'
 import { VERSION } from './version.ts'
+import { HeavyWork, type HeavyWorkOptions } from './work/cooperative.ts'
 
 export interface AppOptions {
   store: CatalogStore
@@ -40,41 +43,76 @@ export interface AppOptions {
   checkResponses?: boolean
   /** Counts requests as they arrive (for the memory trim, src/memory.ts). */
   activity?: Activity
+  /** Bounds on long computations (passes over days): at once, waiting, longest wait (src/work/cooperative.ts). */
+  heavyWork?: HeavyWorkOptions
+  /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
+  lifecycle?: Lifecycle
+}
+
+export interface Lifecycle {
+  draining: boolean
 }
 
 const READ_METHODS = ['GET', 'HEAD', 'OPTIONS'] as const
 
-/** Matches a request path against route patterns such as `/api/v1/satellites/:noradId`. */
-function pathMatcher(patterns: readonly string[]): (path: string) => boolean {
+/** The route pattern (such as `/api/v1/satellites/:noradId`) a request path matches, or undefined. */
+function pathMatcher(patterns: readonly string[]): (path: string) => string | undefined {
   const regexes = [...new Set(patterns)].map(
-    (p) => new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`),
+    (p) => [p, new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`)] as const,
   )
-  return (path) => regexes.some((r) => r.test(path))
+  return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity }: AppOptions) {
-  let isKnownPath: ((path: string) => boolean) | undefined
-  const methodsFor = (path: string) => {
-    isKnownPath ??= pathMatcher(app.routes.map((r) => r.path))
-    return isKnownPath(path) ? READ_METHODS : null
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
+  let routeOf: ((path: string) => string | undefined) | undefined
+  const patternOf = (path: string) => {
+    routeOf ??= pathMatcher(app.routes.map((r) => r.path))
+    return routeOf(path)
   }
-  const context = { store, clock, checkResponses }
+  const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
+  const early: EarlyAnswers = {}
+  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork) }
+  const relay = (request: Request): Promise<Response> => app.handle(request)
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
-  const app = new Elysia({ normalize: false })
+  // standardHostname off: the router reads the path after the authority however short the Host is
+  // (with the default, a 1-3 character Host made it read from a fixed offset inside the path).
+  const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
+    // Stopping: an answer completed from now on (a request that was in flight when the stop began
+    // included) tells the client the connection ends with it, error or not; Bun then closes it.
+    .onError({ as: 'global' }, ({ set }) => {
+      if (lifecycle?.draining) set.headers.connection = 'close'
+    })
     .use(errors({ methodsFor }))
     .onRequest(({ request, set }) => {
+      const host = request.headers.get('host')
+      if (!host && !isAbsoluteUrl(request.url)) {
+        // No Host (HTTP/1.0) or an empty one: Bun hands over the bare request target, which the
+        // router cannot read. A copy naming this host is answered instead (and counted, once).
+        relayed.add(request)
+        const answer: Promise<Response> = relay(new Request(`http://localhost${request.url}`, { method: request.method, headers: request.headers, signal: request.signal }))
+        return answer
+      }
       if (activity) activity.requests++
       // Defaults every answer carries (a Response with its own content-type keeps it).
       set.headers.date = new Date().toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
+      set.headers['content-type'] = 'application/json; charset=utf-8'
+      // Stopping: the client is told the connection ends with this answer (Bun then closes it).
+      if (lifecycle?.draining) set.headers.connection = 'close'
+      const problem = host === null ? null : hostProblem(host)
+      if (problem !== null || (host && !isAbsoluteUrl(request.url))) {
+        // Refused before the security-headers hook runs, so they are set here too.
+        set.headers['x-content-type-options'] = 'nosniff'
+        set.headers['referrer-policy'] = 'no-referrer'
+        throw new ApiError(400, `invalid Host header "${shown(host!)}": ${problem ?? 'it must be a host name or address, optionally followed by :port'}`)
+      }
       // A preflight on a known path is answered here, with no body and so no content type; anything else
       // (an OPTIONS on an unknown path too: a 404 from the router) defaults to JSON.
-      if (request.method !== 'OPTIONS' || !methodsFor(new URL(request.url).pathname)) {
-        set.headers['content-type'] = 'application/json; charset=utf-8'
-        return
-      }
+      const route = request.method === 'OPTIONS' ? patternOf(requestPath(request.url)) : undefined
+      if (route === undefined) return
+      delete set.headers['content-type']
       const headers: Record<string, string> = {
         // Answered before the security-headers hook runs, so they are set here too.
         'x-content-type-options': 'nosniff',
@@ -86,15 +124,20 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       }
       const asked = request.headers.get('access-control-request-headers')
       if (asked) headers['access-control-allow-headers'] = asked
+      if (lifecycle?.draining) headers.connection = 'close'
+      early.count?.(request, route, 204)
       return new Response(null, { status: 204, headers })
     })
-    .use(operations(context, { ...ops, refreshStatus, startedAtMs }))
+    .onAfterHandle({ as: 'global' }, ({ set }) => {
+      if (lifecycle?.draining) set.headers.connection = 'close'
+    })
+    .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
     .use(docs(VERSION, freshness(store.current, clock()).summary))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))
     .use(tracksModule(context))
-    .use(streamModule(context, streams))
+    .use(streamModule(context, { trustProxy: ops.trustProxy, ...streams }))
     .use(feedModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
     .use(webModule(context))

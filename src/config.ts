@@ -39,6 +39,10 @@ export interface Config {
   trustProxy: boolean
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish, ms. */
   shutdownTimeoutMs: number
+  /** Live position streams open at once. */
+  maxStreams: number
+  /** Live position streams one client address may hold; null: a quarter of maxStreams. */
+  maxStreamsPerClient: number | null
   /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit (`off`). */
   maxElementAgeMs: number | null
 }
@@ -67,6 +71,7 @@ const port = (raw: string) => {
   if (!/^\d+$/.test(raw) || +raw > 65535) return new Error('must be an integer between 0 and 65535')
   return +raw
 }
+const count = (min: number, max: number) => (raw: string) => (/^\d+$/.test(raw) && +raw >= min && +raw <= max ? +raw : new Error(`must be an integer between ${min} and ${max}`))
 const nonEmpty = (raw: string) => (raw.trim() === '' ? new Error('must not be empty') : raw)
 /** `*`, `null`, or an origin (`scheme://host[:port]`): anything else would make an invalid header on every answer. */
 const corsOrigin = (raw: string) => {
@@ -293,6 +298,25 @@ const OPTIONS: readonly OptionSpec[] = [
     default: 10_000,
     defaultText: '10s',
     parse: duration(0, 5 * 60_000, '0s and 5m'),
+  },
+  {
+    key: 'maxStreams',
+    flag: '--max-streams',
+    env: ['SATTRACK_MAX_STREAMS'],
+    valueName: 'N',
+    description: 'live position streams open at once; one more is refused with 503',
+    default: 100,
+    parse: count(1, 100_000),
+  },
+  {
+    key: 'maxStreamsPerClient',
+    flag: '--max-streams-per-client',
+    env: ['SATTRACK_MAX_STREAMS_PER_CLIENT'],
+    valueName: 'N',
+    description: 'live position streams one client address may hold open; one more is refused with 429',
+    default: null,
+    defaultText: 'a quarter of --max-streams',
+    parse: count(1, 100_000),
   },
   {
     key: 'maxElementAgeMs',

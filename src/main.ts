@@ -1,7 +1,7 @@
 /** Entry of the executable: heap options → config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
 // First: it may execute the process again, before anything else is loaded.
 import './relaunch.ts'
-import { createApp } from './app.ts'
+import { createApp, type Lifecycle } from './app.ts'
 import type { Catalog } from './catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
 import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
@@ -85,7 +85,9 @@ const refresher = config.refreshUrl
   : null
 
 const activity: Activity = { requests: 0 }
+const lifecycle: Lifecycle = { draining: false }
 const app = createApp({
+  lifecycle,
   store,
   corsOrigin: config.corsOrigin,
   startedAtMs,
@@ -95,6 +97,7 @@ const app = createApp({
   // The test suite checks every answer against its schema; the service does not pay for it per request.
   checkResponses: false,
   activity,
+  streams: { maxStreams: config.maxStreams, maxStreamsPerClient: config.maxStreamsPerClient ?? undefined },
   operations: {
     accessLog: config.accessLog,
     metrics: config.metrics,
@@ -106,7 +109,22 @@ const app = createApp({
 try {
   // Elysia asks for SO_REUSEPORT by default: a second instance started on a taken port would
   // silently share its traffic instead of failing with "cannot listen".
-  app.listen({ port: config.port, hostname: config.host, reusePort: false })
+  app.listen({
+    port: config.port,
+    hostname: config.host,
+    reusePort: false,
+    // Production mode whatever NODE_ENV says: Bun's development mode answers an uncaught error with
+    // an HTML page holding the stack, the working directory and the app's source.
+    development: false,
+    // The last resort (the app answers its own errors): a bare JSON 500, logged, never the stack.
+    error: (error: Error) => {
+      log.error('unhandled failure', { error: String(error?.stack ?? error) })
+      return new Response(JSON.stringify({ message: 'internal server error', statusCode: 500 }), {
+        status: 500,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+      })
+    },
+  })
 } catch (error) {
   console.error(`sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`)
   // An address that cannot be used at all is a bad --host value (2); a taken or forbidden port is not (1).
@@ -135,6 +153,9 @@ function warmInSlices(catalog: Catalog, from = 0): void {
   // Start-up leaves tens of MB of garbage (parsing, SGP4 initialisation): collect it once, so RSS reflects what is kept.
   else setTimeout(() => Bun.gc(true), 1000)
 }
+
+/** On a stop, how long requests already sent may take to be read before the listener closes, ms. */
+const DRAIN_SETTLE_MS = 100
 
 // SIGHUP reloads --snapshot from disk: the file competes with the catalogue held by the overlay rule, and a
 // new catalogue is swapped in in one step; a file that cannot be read or holds nothing valid changes nothing.
@@ -184,7 +205,16 @@ async function reloadSnapshot(path: string): Promise<void> {
 const server = app.server
 stopOnSignals({
   target: {
-    drain: () => app.stop(false),
+    drain: async () => {
+      // Requests already sent on keep-alive connections may still sit unread in the socket buffers
+      // (the event loop was busy when the signal came): stopping now would close those connections
+      // as idle and reset them. So every answer from now on says Connection: close, the loop gets a
+      // moment to read what has arrived (those requests are then in flight, and waited for), and
+      // only then the listener closes.
+      lifecycle.draining = true
+      await Bun.sleep(DRAIN_SETTLE_MS)
+      return app.stop(false)
+    },
     force: () => server?.stop(true),
     inFlight: () => server?.pendingRequests ?? 0,
     // Answers still being written to slow clients keep their connections, and the event loop, busy.

@@ -1,4 +1,5 @@
 /** Parameters and helpers shared by the resource modules. */
+import { HeavyWork } from '../work/cooperative.ts'
 import type { TSchema } from 'elysia'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { CatalogStore } from '../catalog/store.ts'
@@ -13,6 +14,8 @@ export interface ModuleContext {
   clock: () => number
   /** Check every answer against its route's response schema (default: yes; see responseSchemas). */
   checkResponses?: boolean
+  /** Where long computations run, a slice at a time and a few at once (src/work/cooperative.ts). */
+  heavy: HeavyWork
 }
 
 /**

@@ -28,12 +28,16 @@ export function sampleCount(fromMs: number, toMs: number, stepMs: number): numbe
 
 /** Samples the sub-satellite point at `from, from + step, …, ≤ to`; instants without a position are left out and counted. */
 export function groundTrack(catalog: Catalog, index: number, fromMs: number, toMs: number, stepMs: number): GroundTrack {
+  return { ...trackSamples(catalog, index, fromMs, stepMs, 0, sampleCount(fromMs, toMs, stepMs)), stepMs }
+}
+
+/** The instants `from + i·step` for `start ≤ i < end` (a piece of a ground track, for answers written a piece at a time). */
+export function trackSamples(catalog: Catalog, index: number, fromMs: number, stepMs: number, start: number, end: number): Omit<GroundTrack, 'stepMs'> {
   const satrec = catalog.satrecAt(index)
-  const count = sampleCount(fromMs, toMs, stepMs)
   const points: TrackPoint[] = []
   let omitted = 0
   let firstOmissionReason: string | null = null
-  for (let i = 0; i < count; i++) {
+  for (let i = start; i < end; i++) {
     const instant = new Date(fromMs + i * stepMs)
     const result = positionAt(catalog, index, instant, siderealTimeRad(instant), satrec)
     if (!result.ok) {
@@ -44,7 +48,7 @@ export function groundTrack(catalog: Catalog, index: number, fromMs: number, toM
     const { latitudeDeg, longitudeDeg, altitudeKm } = result.state
     points.push({ instantMs: instant.getTime(), latitudeDeg, longitudeDeg, altitudeKm })
   }
-  return { points, omitted, firstOmissionReason, stepMs }
+  return { points, omitted, firstOmissionReason }
 }
 
 /** A drawable piece of a track: `[longitude, latitude]` pairs (GeoJSON order) and the instants they stand for. */

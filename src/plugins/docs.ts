@@ -1,6 +1,7 @@
 /** The OpenAPI document and an interactive docs page that work with no internet (Scalar embedded). */
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
+import { requestPath } from './edge.ts'
 import { blobRepresentation, RepresentationCache } from './representations.ts'
 import scalarBundlePath from '../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 
@@ -50,7 +51,7 @@ const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PAT
 export function docs(version: string, dataNote = '') {
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
   const page = ({ request }: { request: Request }) => {
-    const path = new URL(request.url).pathname
+    const path = requestPath(request.url)
     if (path.endsWith('/')) return new Response(null, { status: 308, headers: { location: `../${path.split('/').at(-2)}` } })
     return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }

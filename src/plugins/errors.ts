@@ -1,12 +1,15 @@
 /** Errors as values with a status, one error body everywhere, 404 and 405. */
 import { Elysia } from 'elysia'
 import { log } from '../log.ts'
+import { requestPath, STANDARD_METHODS, shown } from './edge.ts'
 
 /** An error meant for the client: its status and a message that names the parameter and the rule. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Headers the answer carries (Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message)
   }
@@ -37,27 +40,31 @@ export function errors({ methodsFor }: ErrorsOptions) {
       set.status = status
       return errorBody(status, message)
     }
-    if (error instanceof ApiError) return fail(error.status, error.message)
+    if (error instanceof ApiError) {
+      if (error.headers) Object.assign(set.headers, error.headers)
+      return fail(error.status, error.message)
+    }
     switch (code) {
       case 'NOT_FOUND': {
-        const path = new URL(request.url).pathname
+        const path = requestPath(request.url)
         const methods = methodsFor(path)
         if (methods) {
           set.headers.allow = methods.join(', ')
-          return fail(405, `method ${request.method} is not allowed on ${path}; use ${methods.join(', ')}`)
+          return fail(405, `method ${shown(request.method)} is not allowed on ${shown(path)}; use ${methods.join(', ')}`)
         }
+        if (!STANDARD_METHODS.has(request.method)) return fail(501, `method ${shown(request.method)} is not implemented; this service answers GET, HEAD and OPTIONS`)
         return fail(404, `no such path: ${path}`)
       }
       case 'VALIDATION':
         if (error.type === 'response') {
-          log.error('response failed its schema', { path: new URL(request.url).pathname, detail: error.message.slice(0, 500) })
+          log.error('response failed its schema', { path: requestPath(request.url), detail: error.message.slice(0, 500) })
           return fail(500, 'internal server error')
         }
         return fail(400, `invalid ${error.type}: ${error.valueError?.path?.replace(/^\//, '') ?? ''} ${error.valueError?.message ?? ''}`.trim())
       case 'PARSE':
         return fail(400, 'the request body could not be parsed')
       default:
-        log.error('unexpected failure', { path: new URL(request.url).pathname, error: String(error instanceof Error ? error.stack : error) })
+        log.error('unexpected failure', { path: requestPath(request.url), error: String(error instanceof Error ? error.stack : error) })
         return fail(500, 'internal server error')
     }
   })

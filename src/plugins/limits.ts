@@ -8,6 +8,7 @@
  * bytes: those never reach the application.
  */
 import { Elysia } from 'elysia'
+import { requestTarget } from './edge.ts'
 import { ApiError } from './errors.ts'
 import type { RateLimiter } from './rate-limit.ts'
 
@@ -26,11 +27,6 @@ export interface LimitsOptions {
   clock?: () => number
 }
 
-/** The request target: path and query, as sent (percent-encoded). */
-export function requestTarget(url: string): string {
-  const start = url.indexOf('/', url.indexOf('//') + 2)
-  return start < 0 ? '/' : url.slice(start)
-}
 
 /** `name=value` pairs in a query string (empty pieces between `&`s do not count). */
 export function countQueryParams(target: string): number {

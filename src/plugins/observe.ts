@@ -5,6 +5,7 @@
  */
 import { Elysia, StatusMap } from 'elysia'
 import { log as defaultLog } from '../log.ts'
+import { relayed, requestPath } from './edge.ts'
 import { CounterVec, type Family, HistogramVec } from './prometheus.ts'
 
 /** Latency buckets, seconds: sub-millisecond cached answers up to multi-second catalogue-wide ones. */
@@ -60,27 +61,33 @@ function statusOf(response: unknown, status: number | string | undefined): numbe
   return 200
 }
 
-export function observe({ metrics, accessLog, log = defaultLog }: ObserveOptions) {
+/** Where the app reports an answer it gives before routing (a CORS preflight): no after-response hook sees those. */
+export interface EarlyAnswers {
+  count?: (request: Request, route: string, status: number) => void
+}
+
+export function observe({ metrics, accessLog, log = defaultLog, early }: ObserveOptions & { early?: EarlyAnswers }) {
   const startedAt = new WeakMap<Request, number>()
+  const account = (request: Request, route: string, status: number, path: string, started: number | undefined) => {
+    const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
+    metrics?.record(request.method, route, status, seconds)
+    if (accessLog) {
+      log.access('request', {
+        method: request.method,
+        path: path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
+        route,
+        status,
+        durationMs: Math.round(seconds * 1e5) / 100,
+      })
+    }
+  }
+  if (early) early.count = (request, route, status) => account(request, route, status, requestPath(request.url), undefined)
   return new Elysia({ name: 'observe' })
     .onRequest(({ request }) => {
       startedAt.set(request, performance.now())
     })
     .onAfterResponse({ as: 'global' }, ({ request, route, path, set, response }) => {
-      const started = startedAt.get(request)
-      const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
-      const pattern = route || UNMATCHED_ROUTE
-      const status = statusOf(response, set.status)
-      metrics?.record(request.method, pattern, status, seconds)
-      if (accessLog) {
-        const pathOnly = path || new URL(request.url).pathname
-        log.access('request', {
-          method: request.method,
-          path: pathOnly.length > MAX_LOGGED_PATH ? `${pathOnly.slice(0, MAX_LOGGED_PATH)}…` : pathOnly,
-          route: pattern,
-          status,
-          durationMs: Math.round(seconds * 1e5) / 100,
-        })
-      }
+      if (relayed.has(request)) return
+      account(request, route || UNMATCHED_ROUTE, statusOf(response, set.status), path || requestPath(request.url), startedAt.get(request))
     })
 }

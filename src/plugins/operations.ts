@@ -8,7 +8,7 @@ import type { RefreshStatus } from '../catalog/refresh.ts'
 import type { ModuleContext } from '../modules/common.ts'
 import { METRICS_PATH, metricsModule, type RefreshCounts } from '../modules/metrics/index.ts'
 import { limits } from './limits.ts'
-import { HttpMetrics, observe } from './observe.ts'
+import { type EarlyAnswers, HttpMetrics, observe } from './observe.ts'
 import { type RateLimit, RateLimiter } from './rate-limit.ts'
 import { securityHeaders } from './security-headers.ts'
 
@@ -25,6 +25,8 @@ export interface OperationsOptions {
   trustProxy?: boolean
   /** Refresh rounds that succeeded and failed (for /metrics). */
   refreshCounts?: () => RefreshCounts
+  /** Filled in here: how the app counts and logs an answer it gives before routing. */
+  early?: EarlyAnswers
 }
 
 export function operations(
@@ -34,7 +36,7 @@ export function operations(
   const http = options.metrics === false ? undefined : new HttpMetrics()
   const plugin = new Elysia({ name: 'operations' })
     // observe first: requests the limits refuse are timed, counted and logged too.
-    .use(observe({ metrics: http, accessLog: options.accessLog ?? false }))
+    .use(observe({ metrics: http, accessLog: options.accessLog ?? false, early: options.early }))
     .use(securityHeaders())
     .use(
       limits({

@@ -18,7 +18,7 @@ export function appFor(catalog: Catalog, nowMs = Date.UTC(2026, 4, 31)) {
   return createApp({ store: new CatalogStore(catalog), clock: () => nowMs })
 }
 
-/** GET (or another method) through app.handle; the host must be long enough for Elysia's router. */
+/** GET (or another method) through app.handle. */
 export async function request(app: ReturnType<typeof createApp>, path: string, init?: RequestInit) {
   const response = await app.handle(new Request(`http://localhost${path}`, init))
   const text = await response.text()

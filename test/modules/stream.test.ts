@@ -23,7 +23,8 @@ beforeAll(async () => {
   catalog = await embeddedCatalog()
   // The real clock: a stream is about now, months past the snapshot, so no limit on element age (decay and
   // plausibility still apply). A short heartbeat so a test of a few seconds sees one.
-  app = createApp({ store: new CatalogStore(catalog, NO_AGE_LIMIT), streams: { maxStreams: MAX_STREAMS, heartbeatMs: 700 } })
+  // Every stream here comes from one client: its share is the whole cap (the share is tested on its own below).
+  app = createApp({ store: new CatalogStore(catalog, NO_AGE_LIMIT), streams: { maxStreams: MAX_STREAMS, maxStreamsPerClient: MAX_STREAMS, heartbeatMs: 700 } })
   server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
   base = `http://127.0.0.1:${server.port}`
 })
@@ -226,6 +227,32 @@ describe('the cap on open streams', () => {
     opened[1]!.abort()
     expect(await streamsClosed()).toBe(0)
   }, 10_000)
+})
+
+describe('the share of one client', () => {
+  test('by default a quarter of the cap per client address: one more is a 429; other clients still get theirs; closing frees the share', async () => {
+    // Clients told apart by X-Forwarded-For (as behind a proxy), so one test process can be several clients.
+    const shared = createApp({ store: new CatalogStore(catalog, NO_AGE_LIMIT), operations: { trustProxy: true }, streams: { maxStreams: 8, heartbeatMs: 700 } })
+    const open = async (client: string) => {
+      const gone = new AbortController()
+      const response = await shared.handle(new Request('http://localhost/api/v1/satellites/25544/stream', { headers: { 'x-forwarded-for': client }, signal: gone.signal }))
+      return { response, gone }
+    }
+    const first = [await open('10.0.0.1'), await open('10.0.0.1')]
+    expect(first.map((o) => o.response.status)).toEqual([200, 200])
+    const third = await open('10.0.0.1')
+    expect(third.response.status).toBe(429)
+    expect(third.response.headers.get('retry-after')).toBe('10')
+    expect(await third.response.json()).toEqual({ statusCode: 429, message: 'this client has 2 streams open, its share (at most 2 of 8); close one first' })
+    const other = await open('10.0.0.2')
+    expect(other.response.status).toBe(200)
+    expect(shared.store.streams.active).toBe(3)
+    await first[0]!.response.body!.cancel()
+    const again = await open('10.0.0.1')
+    expect(again.response.status).toBe(200)
+    for (const o of [first[1]!, other, again]) await o.response.body!.cancel()
+    expect(shared.store.streams.active).toBe(0)
+  })
 })
 
 describe('stopping the service', () => {

@@ -173,3 +173,33 @@ test('documented in the OpenAPI document', async () => {
   expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(['format', 'from', 'noradId', 'step', 'to'])
   expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422'])
 })
+
+describe('long tracks, written a piece at a time', () => {
+  test('the streamed JSON is exactly JSON.stringify of the whole track (10,000 points, and a stale satellite with omitted instants); it matches the schema', async () => {
+    const { Value } = await import('@sinclair/typebox/value')
+    const { groundTrack } = await import('../../src/orbit/track.ts')
+    const { trackJson, TrackSchema } = await import('../../src/modules/tracks/model.ts')
+    const cases: [number, string, number, number][] = [
+      [25544, 'from=2026-05-30T00:00:00Z&to=2026-06-05T22:39:00Z&step=60', Date.UTC(2026, 4, 30), Date.UTC(2026, 5, 5, 22, 39)],
+      [25544, 'from=2026-05-30T00:00:00Z&to=2026-05-30T00:16:41Z&step=1', Date.UTC(2026, 4, 30), Date.UTC(2026, 4, 30, 0, 16, 41)],
+    ]
+    // A satellite whose elements stop giving positions part-way (decayed or stale): instants are omitted in the stream too.
+    const { positionAt, siderealTimeRad } = await import('../../src/orbit/position.ts')
+    const hasPosition = (s: (typeof catalog.satellites)[number], ms: number) =>
+      positionAt(catalog, catalog.indexOf(s.noradId)!, new Date(ms), siderealTimeRad(new Date(ms))).ok
+    const stale = catalog.satellites.find((s) => hasPosition(s, NOW + 1500 * 600_000) && !hasPosition(s, NOW + 5000 * 600_000))
+    if (stale) cases.push([stale.noradId, `from=${new Date(NOW).toISOString()}&to=${new Date(NOW + 5000 * 600_000).toISOString()}&step=600`, NOW, NOW + 5000 * 600_000])
+    for (const [id, query, fromMs, toMs] of cases) {
+      const response = await app.handle(new Request(`http://localhost/api/v1/satellites/${id}/positions?${query}`))
+      expect(response.status).toBe(200)
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      const text = await response.text()
+      const satellite = catalog.get(id)!
+      const stepS = Number(/step=(\d+)/.exec(query)![1])
+      const plain = trackJson(satellite, groundTrack(catalog, catalog.indexOf(id)!, fromMs, toMs, stepS * 1000), fromMs, toMs, stepS)
+      expect(text).toBe(JSON.stringify(plain))
+      expect(Value.Check(TrackSchema, JSON.parse(text))).toBe(true)
+    }
+    expect(cases.length).toBe(3)
+  }, 60_000)
+})

@@ -138,3 +138,14 @@ test('--cors-origin must be *, null or an origin', () => {
   expect(bad.kind).toBe('error')
   expect(parseConfig([], { SATTRACK_CORS_ORIGIN: 'not an origin' }).kind).toBe('error')
 })
+
+describe('stream options', () => {
+  test('--max-streams and --max-streams-per-client, by flag and variable; defaults 100 and a quarter of it; bad values named', () => {
+    expect(run([])).toMatchObject({ maxStreams: 100, maxStreamsPerClient: null })
+    expect(run(['--max-streams', '8', '--max-streams-per-client=3'])).toMatchObject({ maxStreams: 8, maxStreamsPerClient: 3 })
+    expect(run([], { SATTRACK_MAX_STREAMS: '40', SATTRACK_MAX_STREAMS_PER_CLIENT: '5' })).toMatchObject({ maxStreams: 40, maxStreamsPerClient: 5 })
+    expect(error(['--max-streams', '0'])).toBe('--max-streams: must be an integer between 1 and 100000 (got "0")')
+    expect(error(['--max-streams-per-client', 'x'])).toBe('--max-streams-per-client: must be an integer between 1 and 100000 (got "x")')
+    expect(helpText()).toContain('--max-streams-per-client N')
+  })
+})

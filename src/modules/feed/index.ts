@@ -9,6 +9,7 @@ import { Elysia } from 'elysia'
 import type { Catalog, Satellite } from '../../catalog/catalog.ts'
 import { OMM_CSV_COLUMNS } from '../../catalog/omm.ts'
 import { selectSatellites } from '../../catalog/select.ts'
+import { requestTarget } from '../../plugins/edge.ts'
 import { MAX_CACHED_BYTES, RepresentationCache, textRepresentation } from '../../plugins/representations.ts'
 import type { ModuleContext } from '../common.ts'
 import { FEED_CONTENT_TYPES, formatFeed, hasFormOf, TLE_NAME_WIDTH } from './formats.ts'
@@ -42,7 +43,7 @@ export function feedModule({ store }: ModuleContext) {
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
     ({ request, set }) => {
-      const query = parseFeedQuery(new URL(request.url).searchParams)
+      const query = parseFeedQuery(new URL(requestTarget(request.url), 'http://localhost').searchParams)
       if (!query.ok) return new Response(query.message, { status: 400, headers: { 'content-type': TEXT } })
       const catalog = store.current
       const key = feedKey(query.selector, query.format)

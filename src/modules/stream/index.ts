@@ -7,6 +7,9 @@ import { Elysia } from 'elysia'
 import { log } from '../../log.ts'
 import { positionAt, positionsAt, siderealTimeRad } from '../../orbit/position.ts'
 import { lookAngles, type Observer } from '../../orbit/sky.ts'
+import type { Server } from 'bun'
+import { requestPath } from '../../plugins/edge.ts'
+import { lastForwardedFor } from '../../plugins/limits.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, noradIdParam, observerParams, requirePosition } from '../common.ts'
@@ -16,6 +19,10 @@ import { OpenStreams, SSE_HEADERS, type SseEvent, sseStream } from './sse.ts'
 export interface StreamOptions {
   /** Streams open at once across the service; one more gets 503. Default 100. */
   maxStreams?: number
+  /** Streams one client (address) may hold open; one more gets 429. Default a quarter of maxStreams. */
+  maxStreamsPerClient?: number
+  /** Identify clients by the last X-Forwarded-For address (behind a proxy that sets it). */
+  trustProxy?: boolean
   /** Time between heartbeat comments, ms. Default 15 000. */
   heartbeatMs?: number
 }
@@ -51,7 +58,7 @@ function observerOf(query: { latitude?: number; longitude?: number; altitude: nu
 const EVENTS_DOC =
   'Each event\'s `data` is one line of JSON. The first event comes at once, then one a second; a `: heartbeat` comment line comes every 15 s (configurable), ' +
   'and `retry: 5000` asks clients to wait 5 s before reconnecting. The stream never ends by itself: it ends, and its timers stop, when the client disconnects. ' +
-  'The service keeps at most 100 streams open at once (configurable); one more is refused with 503 and the error body. Times are the service clock at each tick.'
+  'The service keeps at most 100 streams open at once (configurable), and at most a quarter of them per client address; one more is refused with 503 (all taken) or 429 (the share of that client taken) and the error body. Times are the service clock at each tick.'
 
 /**
  * The stream routes. The open streams are in the app's store as `streams`
@@ -59,14 +66,21 @@ const EVENTS_DOC =
  * `closeAll()` before it drains, since a stream never finishes by itself.
  */
 export function streamModule({ store, clock }: ModuleContext, options: StreamOptions = {}) {
-  const streams = new OpenStreams(options.maxStreams ?? DEFAULT_MAX_STREAMS)
+  const streams = new OpenStreams(options.maxStreams ?? DEFAULT_MAX_STREAMS, options.maxStreamsPerClient)
+  const clientOf = (request: Request, server: Server<unknown> | null | undefined): string =>
+    (options.trustProxy ? lastForwardedFor(request.headers.get('x-forwarded-for')) : null) ?? server?.requestIP(request)?.address ?? 'unknown'
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
 
   /** The SSE answer, or a 503 when the cap is reached. HEAD gets the same status and headers, but no stream is opened. */
-  const open = (request: Request, set: { headers: Record<string, unknown> }, next: () => SseEvent) => {
+  const open = (request: Request, server: Server<unknown> | null | undefined, set: { headers: Record<string, unknown> }, next: () => SseEvent) => {
     if (streams.full) {
       set.headers['retry-after'] = '10'
       throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
+    }
+    const client = clientOf(request, server)
+    if (streams.fullFor(client)) {
+      set.headers['retry-after'] = '10'
+      throw new ApiError(429, `this client has ${streams.heldBy(client)} streams open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
     }
     if (request.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS })
     let end: (() => void) | undefined
@@ -76,12 +90,12 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
       heartbeatMs,
       signal: request.signal,
       onClose: () => end && streams.remove(end),
-      onError: (error) => log.error('stream event failed', { path: new URL(request.url).pathname, error: String(error instanceof Error ? error.stack : error) }),
+      onError: (error) => log.error('stream event failed', { path: requestPath(request.url), error: String(error instanceof Error ? error.stack : error) }),
     })
     // A client gone before the stream started has closed it already.
     if (!stream.closed) {
       end = stream.end
-      streams.add(end)
+      streams.add(end, client)
     }
     return new Response(stream.body, { headers: SSE_HEADERS })
   }
@@ -97,7 +111,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
         const { query } = manyRoute.read(ctx.query)
         const observer = observerOf(query)
         if (query.ids.every((id) => store.current.get(id) === undefined)) throw new ApiError(404, `none of the satellites ${query.ids.join(', ')} is in the catalogue`)
-        return open(ctx.request, ctx.set, () => {
+        return open(ctx.request, ctx.server, ctx.set, () => {
           const catalog = store.current
           const instant = new Date(clock())
           const gmst = siderealTimeRad(instant)
@@ -128,7 +142,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
         const first = store.current
         const satellite = findSatellite(first, params.noradId)
         requirePosition(first, satellite, new Date(clock()))
-        return open(ctx.request, ctx.set, () => {
+        return open(ctx.request, ctx.server, ctx.set, () => {
           // The catalogue may be replaced while the stream is open: read it on every tick.
           const catalog = store.current
           const instant = new Date(clock())
@@ -176,6 +190,7 @@ function streamResponses(example: string) {
     400: error('A parameter breaks its rule'),
     404: error('Not in the catalogue'),
     422: error('No valid position (one satellite)'),
+    429: error('This client (address) holds its share of the streams already (a quarter of the cap by default); Retry-After says when to try again'),
     503: error('Too many streams open; Retry-After says when to try again'),
   }
 }

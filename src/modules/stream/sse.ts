@@ -119,11 +119,19 @@ export function sseStream(options: SseStreamOptions): SseStream {
   }
 }
 
-/** The open streams, each known by the function that ends it, and a cap on how many may be open. */
+/**
+ * The open streams, each known by the function that ends it, with a cap on how
+ * many may be open and a cap per client (so one client cannot hold every slot).
+ */
 export class OpenStreams {
-  readonly #ends = new Set<() => void>()
+  readonly #ends = new Map<() => void, string>()
+  readonly #perClient = new Map<string, number>()
 
-  constructor(readonly max: number) {}
+  /** `maxPerClient`: default a quarter of `max` (at least 1). */
+  constructor(
+    readonly max: number,
+    readonly maxPerClient: number = Math.max(1, Math.floor(max / 4)),
+  ) {}
 
   get active(): number {
     return this.#ends.size
@@ -133,16 +141,33 @@ export class OpenStreams {
     return this.#ends.size >= this.max
   }
 
-  add(end: () => void): void {
-    this.#ends.add(end)
+  /** Streams `client` holds open. */
+  heldBy(client: string): number {
+    return this.#perClient.get(client) ?? 0
+  }
+
+  /** Whether `client` holds its whole share. */
+  fullFor(client: string): boolean {
+    return this.heldBy(client) >= this.maxPerClient
+  }
+
+  add(end: () => void, client = ''): void {
+    if (this.#ends.has(end)) return
+    this.#ends.set(end, client)
+    this.#perClient.set(client, this.heldBy(client) + 1)
   }
 
   remove(end: () => void): void {
+    const client = this.#ends.get(end)
+    if (client === undefined) return
     this.#ends.delete(end)
+    const held = this.heldBy(client) - 1
+    if (held > 0) this.#perClient.set(client, held)
+    else this.#perClient.delete(client)
   }
 
   /** Ends every open stream: they have no end of their own, so a stopping service ends them before it drains. */
   closeAll(): void {
-    for (const end of [...this.#ends]) end()
+    for (const end of [...this.#ends.keys()]) end()
   }
 }

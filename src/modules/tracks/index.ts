@@ -1,11 +1,11 @@
 /** GET /api/v1/satellites/:noradId/positions: a ground track, as points or as GeoJSON. */
 import { Elysia, t } from 'elysia'
-import { groundTrack, sampleCount, trackLines } from '../../orbit/track.ts'
+import { groundTrack, sampleCount, type TrackPoint, trackLines, trackSamples } from '../../orbit/track.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
-import { TrackGeoJsonSchema, TrackSchema, trackGeoJson, trackJson } from './model.ts'
+import { TRACK_PIECE, TrackGeoJsonSchema, TrackSchema, trackGeoJson, trackJson, trackJsonStream } from './model.ts'
 
 /** The most instants one track may sample. */
 export const MAX_TRACK_POINTS = 10_000
@@ -31,6 +31,9 @@ const tracksRoute = routeParams({
   },
 })
 
+const noPosition = (noradId: number, fromMs: number, toMs: number, reason: string | null) =>
+  new ApiError(422, `satellite ${noradId} has no valid position from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}: ${reason}`)
+
 export function tracksModule(context: ModuleContext) {
   const { store, clock } = context
   return new Elysia({ name: 'tracks', prefix: '/api/v1/satellites' }).get(
@@ -48,18 +51,28 @@ export function tracksModule(context: ModuleContext) {
       if (count > MAX_TRACK_POINTS) {
         throw new ApiError(400, `from, to and step give ${count} points; at most ${MAX_TRACK_POINTS} (raise step or shorten the interval)`)
       }
-      const track = groundTrack(catalog, catalog.indexOf(satellite.noradId)!, fromMs, toMs, stepMs)
-      if (track.points.length === 0) {
-        throw new ApiError(
-          422,
-          `satellite ${satellite.noradId} has no valid position from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}: ${track.firstOmissionReason}`,
-        )
-      }
+      const index = catalog.indexOf(satellite.noradId)!
       if (query.format === 'geojson') {
+        const track = groundTrack(catalog, index, fromMs, toMs, stepMs)
+        if (track.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, track.firstOmissionReason)
         ctx.set.headers['content-type'] = 'application/geo+json'
         return trackGeoJson(satellite, trackLines(track))
       }
-      return trackJson(satellite, track, fromMs, toMs, query.step)
+      // JSON is written a piece at a time as the client reads (trackJsonStream); the pieces up to the
+      // first position are computed now, to answer 422 when there is none.
+      const piece = (start: number, end: number) => trackSamples(catalog, index, fromMs, stepMs, start, end)
+      const first = { end: 0, points: [] as TrackPoint[], omitted: 0, reason: null as string | null }
+      while (first.points.length === 0 && first.end < count) {
+        const end = Math.min(count, first.end + TRACK_PIECE)
+        const sampled = piece(first.end, end)
+        first.end = end
+        first.points = sampled.points
+        first.omitted += sampled.omitted
+        first.reason ??= sampled.firstOmissionReason
+      }
+      if (first.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, first.reason)
+      if (count <= TRACK_PIECE) return trackJson(satellite, { points: first.points, omitted: first.omitted, firstOmissionReason: first.reason, stepMs }, fromMs, toMs, query.step)
+      return new Response(trackJsonStream(satellite, fromMs, toMs, query.step, count, first, piece), { headers: { 'content-type': 'application/json; charset=utf-8' } })
     },
     {
       ...tracksRoute.hooks,

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
-import type { GroundTrack, TrackLine } from '../../orbit/track.ts'
+import type { GroundTrack, TrackLine, TrackPoint } from '../../orbit/track.ts'
 import { elementAgeDaysAt, isoInstant } from '../satellites/model.ts'
 
 export const TrackPointSchema = t.Object({
@@ -55,27 +55,86 @@ export const TrackGeoJsonSchema = t.Object(
   },
 )
 
+const pointJson = (p: TrackPoint) => ({
+  datetime: new Date(p.instantMs).toISOString(),
+  latitude: p.latitudeDeg,
+  longitude: p.longitudeDeg,
+  altitude: p.altitudeKm,
+})
+
+const trackMetadata = (satellite: Satellite, fromMs: number, toMs: number, stepS: number, total: number, omitted: number, omittedReason: string | null) => ({
+  noradId: satellite.noradId,
+  name: satellite.name,
+  epoch: satellite.epoch,
+  from: new Date(fromMs).toISOString(),
+  to: new Date(toMs).toISOString(),
+  step: stepS,
+  total,
+  omitted,
+  omittedReason,
+  elementAgeDays: elementAgeDaysAt(satellite, fromMs),
+})
+
 export function trackJson(satellite: Satellite, track: GroundTrack, fromMs: number, toMs: number, stepS: number) {
   return {
-    data: track.points.map((p) => ({
-      datetime: new Date(p.instantMs).toISOString(),
-      latitude: p.latitudeDeg,
-      longitude: p.longitudeDeg,
-      altitude: p.altitudeKm,
-    })),
-    metadata: {
-      noradId: satellite.noradId,
-      name: satellite.name,
-      epoch: satellite.epoch,
-      from: new Date(fromMs).toISOString(),
-      to: new Date(toMs).toISOString(),
-      step: stepS,
-      total: track.points.length,
-      omitted: track.omitted,
-      omittedReason: track.firstOmissionReason,
-      elementAgeDays: elementAgeDaysAt(satellite, fromMs),
-    },
+    data: track.points.map(pointJson),
+    metadata: trackMetadata(satellite, fromMs, toMs, stepS, track.points.length, track.omitted, track.firstOmissionReason),
   }
+}
+
+/** Instants computed and written per piece of a streamed track (~130 KB of JSON, ~1 ms of SGP4). */
+export const TRACK_PIECE = 1000
+
+/**
+ * The text of `JSON.stringify(trackJson(…))`, written a piece at a time as the
+ * client reads it: an answer of 10,000 points (1.3 MB) never sits whole in
+ * memory, a slow reader holds back the computing instead of a queue of
+ * answers, and a client that goes stops it. `first` is the first piece (the
+ * caller computes it to know there is a position at all); `piece(start, end)`
+ * samples the instants start..end-1.
+ */
+export function trackJsonStream(
+  satellite: Satellite,
+  fromMs: number,
+  toMs: number,
+  stepS: number,
+  count: number,
+  first: { end: number; points: TrackPoint[]; omitted: number; reason: string | null },
+  piece: (start: number, end: number) => { points: TrackPoint[]; omitted: number; firstOmissionReason: string | null },
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder()
+  let next = first.end
+  let total = 0
+  let omitted = first.omitted
+  let reason = first.reason
+  let pending: TrackPoint[] | null = first.points
+  let opened = false
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      let text = opened ? '' : '{"data":['
+      if (pending === null && next < count) {
+        const end = Math.min(count, next + TRACK_PIECE)
+        const sampled = piece(next, end)
+        next = end
+        omitted += sampled.omitted
+        reason ??= sampled.firstOmissionReason
+        pending = sampled.points
+      }
+      if (pending !== null && pending.length > 0) {
+        text += (total > 0 ? ',' : '') + JSON.stringify(pending.map(pointJson)).slice(1, -1)
+        total += pending.length
+      }
+      pending = null
+      opened = true
+      if (next >= count) {
+        text += `],"metadata":${JSON.stringify(trackMetadata(satellite, fromMs, toMs, stepS, total, omitted, reason))}}`
+        controller.enqueue(encoder.encode(text))
+        controller.close()
+        return
+      }
+      controller.enqueue(encoder.encode(text))
+    },
+  }, { highWaterMark: 0 })
 }
 
 export function trackGeoJson(satellite: Satellite, lines: readonly TrackLine[]) {
