@@ -10,7 +10,7 @@
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
+import { byElevation, earthFixedMagnitude, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult, sunEarthFixedKm } from './nearby.ts'
 import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
@@ -22,6 +22,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
+import { DEFAULT_MAGNITUDE_LIMIT } from './magnitude.ts'
 import { reachable } from './reach.ts'
 import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
 
@@ -363,6 +364,9 @@ export class NearbyEngine {
     const cosG = Math.cos(gmst)
     const sinG = Math.sin(gmst)
     const isSunlit = sunlightTest(sky.sunAu)
+    const magnitudeLimit = query.magnitudeLimit ?? DEFAULT_MAGNITUDE_LIMIT
+    // The Sun, Earth-fixed (the frame of the observer and of the topocentric vectors), km: for phase angles.
+    const sunEcfKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
     const entries: NearbyEntry[] = []
     // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
     // `tiltDeg`, so elevation e above the geodetic horizon is at least e - tiltDeg above the geocentric one.
@@ -400,11 +404,15 @@ export class NearbyEngine {
       const altitudeKm = geodeticHeightKm(eciKm)
       if (!(altitudeKm >= 0 && altitudeKm <= MAX_HEIGHT_KM)) return
       const sunlit = isSunlit(eciKm)
-      const visible = sunlit && sky.darkEnough
+      if (query.visibleOnly && !(sunlit && sky.darkEnough)) return
+      // Only for the satellites listed (or, with visible-only, sunlit in a dark sky): the magnitude.
+      const satellite = catalog.satellites[i]!
+      const magnitude = sunlit ? earthFixedMagnitude(satellite, o, dx, dy, dz, sunEcfKm) : null
+      const visible = sunlit && sky.darkEnough && magnitude! <= magnitudeLimit
       if (query.visibleOnly && !visible) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
       entries.push({
-        satellite: catalog.satellites[i]!,
+        satellite,
         latitudeDeg: geo && geo.latitude * RAD_TO_DEG,
         longitudeDeg: geo && geo.longitude * RAD_TO_DEG,
         altitudeKm,
@@ -413,6 +421,7 @@ export class NearbyEngine {
         elevationDeg,
         rangeKm,
         sunlit,
+        magnitude,
         visible,
       })
     }

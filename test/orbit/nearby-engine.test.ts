@@ -36,6 +36,8 @@ function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: Nearby
     } else expect([f.latitudeDeg, f.longitudeDeg]).toEqual([undefined, undefined])
     expect(Math.abs(f.speedKmH - p.speedKmH)).toBeLessThan(0.05)
     expect(f.sunlit).toBe(p.sunlit)
+    if (p.magnitude === null) expect(f.magnitude).toBeNull()
+    else expect(Math.abs(f.magnitude! - p.magnitude)).toBeLessThan(1e-4)
     expect(f.visible).toBe(p.visible)
   }
   for (const f of fast.entries) {
@@ -72,6 +74,8 @@ describe('NearbyEngine', () => {
       azimuthFromDeg: 300,
       azimuthToDeg: 60,
       visibleOnly: true,
+      // Fainter than the default, so that enough are listed (and the limit is applied the same way).
+      magnitudeLimit: 7.5,
     })
     const plain = findNearby(catalog, query)
     expect(plain.entries.length).toBeGreaterThan(5)
