@@ -131,8 +131,14 @@ export const CLASS_STANDARD_MAGNITUDES = {
   debris: 8.0,
 } as const
 
-/** Payloads by orbit class, by the same rule: LEO ~4 m², MEO/HEO ~10 m² (navigation satellites with panels), GEO ~40 m² (communication satellites with panels). */
-export const ORBIT_STANDARD_MAGNITUDES = { LEO: 5.0, MEO: 4.0, HEO: 4.0, GEO: 2.4 } as const
+/**
+ * Payloads by orbit class, by the same rule. LEO: 6.0 (~1.5 m²): most payloads in
+ * low orbit now are small satellites (a 1 m bus, small panels; cubesats far less),
+ * so a large one (Sentinel, NOAA 20: 3-5) is underestimated and may be missed,
+ * rather than a small one shown as visible. MEO/HEO ~10 m² (navigation satellites
+ * with panels), GEO ~40 m² (communication satellites with panels).
+ */
+export const ORBIT_STANDARD_MAGNITUDES = { LEO: 6.0, MEO: 4.0, HEO: 4.0, GEO: 2.4 } as const
 
 const ROCKET_BODY = /\bR\/B\b/
 const DEBRIS = /\bDEB\b/

@@ -95,6 +95,8 @@ const MIN_STEP_MS = 5_000
 const MAX_STEP_MS = 300_000
 /** Crossings and culminations are located to within this (the instants reported are whole milliseconds). */
 const ROOT_TOLERANCE_MS = 2
+/** Within a stretch sunlit in a dark sky, the magnitude is compared with the limit this often (then bisected). */
+const BRIGHTNESS_STEP_MS = 5_000
 /** Changes of visibility and of the availability of positions are located to within this. */
 const EDGE_TOLERANCE_MS = 20
 
@@ -305,12 +307,25 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
 
   /** Where, between the pass's points, the satellite is sunlit (and, with `brightness`, no fainter than the limit) and the observer's sky dark enough. */
   function visibleSpans(points: Sample[]): TimeSpan[] {
-    const litAt = brightness
-      ? (s: Sample) => sunlitAt(s) && magnitudeOf(s, brightness.standardMagnitude) <= brightness.magnitudeLimit
-      : sunlitAt
-    const lit = spansWhere(points, litAt, sampleOf)
+    const lit = spansWhere(points, sunlitAt, sampleOf)
     const dark = spansWhere(points, darkAt, sampleOf)
-    return intersectSpans(lit, dark).filter((span) => span.toMs > span.fromMs)
+    const seen = intersectSpans(lit, dark)
+    const visible = brightness ? seen.flatMap((span) => brightSpans(span, brightness.standardMagnitude, brightness.magnitudeLimit)) : seen
+    return visible.filter((span) => span.toMs > span.fromMs)
+  }
+
+  /**
+   * The parts of a stretch (sunlit in a dark sky) in which the magnitude is at
+   * or below the limit. The magnitude changes with range and phase angle on a
+   * scale of minutes, but it can dip below the limit between two grid samples
+   * (rising while the satellite approaches, cut by the shadow): it is sampled
+   * every BRIGHTNESS_STEP_MS across the stretch and its changes bisected.
+   */
+  function brightSpans(span: TimeSpan, standardMag: number, limit: number): TimeSpan[] {
+    const samples: Sample[] = []
+    for (let t = span.fromMs; t < span.toMs; t += BRIGHTNESS_STEP_MS) samples.push(sampleOf(t))
+    samples.push(sampleOf(span.toMs))
+    return spansWhere(samples, (s) => magnitudeOf(s, standardMag) <= limit, sampleOf)
   }
 
   /**
