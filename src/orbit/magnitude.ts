@@ -201,6 +201,14 @@ export function phaseAngleRad(satelliteKm: Vector3, observerKm: Vector3, sunKm: 
   return Math.atan2(Math.sqrt(cx * cx + cy * cy + cz * cz), ax * bx + ay * by + az * bz)
 }
 
+/**
+ * A magnitude as answers give it and visibility is decided on: to 0.01 (the
+ * estimates are good to ±1; more digits only lengthen answers of hundreds of entries).
+ */
+export function roundMagnitude(magnitude: number): number {
+  return Math.round(magnitude * 100) / 100
+}
+
 /** The apparent magnitude of `satellite` from its position, the observer's and the Sun's (one frame, km). */
 export function magnitudeAt(satellite: Pick<Satellite, 'noradId' | 'name' | 'orbitalParams'>, satelliteKm: Vector3, observerKm: Vector3, sunKm: Vector3): number {
   const rangeKm = Math.hypot(satelliteKm.x - observerKm.x, satelliteKm.y - observerKm.y, satelliteKm.z - observerKm.z)

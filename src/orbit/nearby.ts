@@ -1,7 +1,7 @@
 /** Which satellites are above an observer: the whole-catalogue search behind /nearby. */
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import { geodeticToEcf } from 'satellite.js'
-import { DEFAULT_MAGNITUDE_LIMIT, magnitudeAt } from './magnitude.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, magnitudeAt, roundMagnitude } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import { isSunlit, KM_PER_AU, lookAngles, type Observer, type SkyConditions, skyConditions, toGeodeticRad } from './sky.ts'
 
@@ -53,11 +53,12 @@ export function sunEarthFixedKm(sunAu: Vector3, cosG: number, sinG: number): Vec
 
 /**
  * A satellite's apparent magnitude from the observer (Earth-fixed, km), its
- * topocentric vector (dx, dy, dz; Earth-fixed, km) and the Sun (Earth-fixed, km):
- * the one computation of the plain loop and the engine, so their answers agree to the bit.
+ * topocentric vector (dx, dy, dz; Earth-fixed, km) and the Sun (Earth-fixed, km),
+ * to 0.01 (roundMagnitude): the one computation of the plain loop and the engine,
+ * so their answers agree to the bit.
  */
 export function earthFixedMagnitude(satellite: Satellite, observerKm: Vector3, dx: number, dy: number, dz: number, sunKm: Vector3): number {
-  return magnitudeAt(satellite, { x: observerKm.x + dx, y: observerKm.y + dy, z: observerKm.z + dz }, observerKm, sunKm)
+  return roundMagnitude(magnitudeAt(satellite, { x: observerKm.x + dx, y: observerKm.y + dy, z: observerKm.z + dz }, observerKm, sunKm))
 }
 
 /** Whether an azimuth lies in the window [from, to], wrapping through north when from > to. */

@@ -17,7 +17,7 @@
  */
 import { ecfToEci, geodeticToEcf, type SatRec } from 'satellite.js'
 import type { ElementSet } from '../catalog/elements.ts'
-import { apparentMagnitude, phaseAngleRad } from './magnitude.ts'
+import { apparentMagnitude, phaseAngleRad, roundMagnitude } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import { CIVIL_TWILIGHT_DEG, isSunlit, KM_PER_AU, type LookAngles, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from './sky.ts'
 
@@ -263,7 +263,10 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
     const culmination = culminationOf(points, rise !== null, set !== null)
     return {
       rise: rise && skyPoint(rise),
-      culmination: { ...skyPoint(culmination), magnitude: brightness && sunlitAt(culmination) ? magnitudeOf(culmination, brightness.standardMagnitude) : null },
+      culmination: {
+        ...skyPoint(culmination),
+        magnitude: brightness && sunlitAt(culmination) ? roundMagnitude(magnitudeOf(culmination, brightness.standardMagnitude)) : null,
+      },
       brightest: brightness ? brightestOf(points, brightness.standardMagnitude) : null,
       set: set && skyPoint(set),
       startMs: first.t,
@@ -325,7 +328,8 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
     const samples: Sample[] = []
     for (let t = span.fromMs; t < span.toMs; t += BRIGHTNESS_STEP_MS) samples.push(sampleOf(t))
     samples.push(sampleOf(span.toMs))
-    return spansWhere(samples, (s) => magnitudeOf(s, standardMag) <= limit, sampleOf)
+    // Decided on the magnitude as answers give it (roundMagnitude), so `brightest` at or below the limit means visible.
+    return spansWhere(samples, (s) => roundMagnitude(magnitudeOf(s, standardMag)) <= limit, sampleOf)
   }
 
   /**
@@ -359,7 +363,7 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
       }
       if (!best || here.magnitude < best.magnitude) best = here
     }
-    return best && { ...skyPoint(best.s), magnitude: best.magnitude }
+    return best && { ...skyPoint(best.s), magnitude: roundMagnitude(best.magnitude) }
   }
 
   /** The estimated apparent magnitude at a sample (whether or not it is sunlit). */

@@ -34,8 +34,8 @@ const TOL = {
   distanceKm: 0.5,
   velocityRatio: 0.005,
   latLonDeg: 0.01,
-  /** The magnitude: range within 0.5 km and phase angle within ~0.01° move it by far less. */
-  magnitude: 0.01,
+  /** The magnitude (given to 0.01, so up to 0.005 off by rounding): range within 0.5 km and phase angle within ~0.01° move it by far less. */
+  magnitude: 0.015,
   thresholdBoundaryDeg: 0.01,
   sunBoundaryDeg: 0.05,
 }

@@ -322,9 +322,10 @@ describe('visibility', () => {
         const position = positionAt(sat.satrec, sat.elements, instant, gmst)
         return position.ok && sunAltitudeDeg(c.observer, sunPositionAu(instant), gmst) <= -6 && lookAngles(c.observer, position.state.eciKm, gmst).elevationDeg >= c.threshold - 0.002
       }
+      // Decided on the magnitude to 0.01, as the answers give it.
       const visibleAt = (ms: number) => {
         const m = magnitudeAt(ms)
-        return m !== null && m <= c.magnitudeLimit && seenAt(ms)
+        return m !== null && Math.round(m * 100) / 100 <= c.magnitudeLimit && seenAt(ms)
       }
       const { passes } = findPasses(sat.satrec, sat.elements, {
         observer: c.observer,
@@ -336,13 +337,13 @@ describe('visibility', () => {
       for (const p of passes) {
         const m = magnitudeAt(p.culmination.instantMs)
         if (m === null) expect(p.culmination.magnitude).toBeNull()
-        else expect(p.culmination.magnitude!).toBeCloseTo(m, 9)
+        else expect(Math.abs(p.culmination.magnitude! - m)).toBeLessThanOrEqual(0.005 + 1e-9)
         if (p.brightest) {
-          expect(p.brightest.magnitude).toBeCloseTo(magnitudeAt(p.brightest.instantMs)!, 9)
+          expect(Math.abs(p.brightest.magnitude - magnitudeAt(p.brightest.instantMs)!)).toBeLessThanOrEqual(0.005 + 1e-9)
           // No moment of the pass sunlit in a dark sky is brighter (beyond the located minimum's tolerance).
           for (let t = p.startMs; t <= p.endMs; t += 2000) {
             const here = magnitudeAt(t)
-            if (here !== null && seenAt(t)) expect(here).toBeGreaterThan(p.brightest.magnitude - 0.001)
+            if (here !== null && seenAt(t)) expect(here).toBeGreaterThan(p.brightest.magnitude - 0.006)
           }
           expect(p.visible.length > 0).toBe(p.brightest.magnitude <= c.magnitudeLimit)
           if (p.brightest.magnitude > c.magnitudeLimit) faintPasses++

@@ -15,7 +15,7 @@ const basicFields = {
   range: t.Number({ description: 'km from the observer' }),
   magnitude: t.Nullable(t.Number(), {
     description:
-      "Estimated apparent visual magnitude (smaller is brighter; ±1 or more: real satellites are not Lambertian spheres); null when the satellite is in the Earth's umbra",
+      "Estimated apparent visual magnitude, to 0.01 (smaller is brighter; good to ±1 or so: real satellites are not Lambertian spheres); null when the satellite is in the Earth's umbra",
   }),
   visible: t.Boolean({
     description: 'Visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and magnitude at or below metadata.magnitudeLimit',

@@ -13,7 +13,7 @@ const pointFields = {
 
 export const PassPointSchema = t.Object(pointFields, { description: 'Where the satellite is in the sky at an instant' })
 
-const MAGNITUDE_NOTE = 'estimated apparent visual magnitude (smaller is brighter; good to about ±1: real satellites are not Lambertian spheres)'
+const MAGNITUDE_NOTE = 'estimated apparent visual magnitude, to 0.01 (smaller is brighter; good to about ±1: real satellites are not Lambertian spheres)'
 
 export const CulminationSchema = t.Object(
   {
