@@ -66,7 +66,7 @@ export function docs(version: string) {
             title: 'sattrack',
             version,
             description:
-              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`.',
+              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`. Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).',
           },
           tags: [{ name: 'satellites' }, { name: 'service' }],
         },
