@@ -22,7 +22,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { DEFAULT_MAGNITUDE_LIMIT } from './magnitude.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, standardMagnitudes } from './magnitude.ts'
 import { reachable } from './reach.ts'
 import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
 
@@ -367,6 +367,7 @@ export class NearbyEngine {
     const magnitudeLimit = query.magnitudeLimit ?? DEFAULT_MAGNITUDE_LIMIT
     // The Sun, Earth-fixed (the frame of the observer and of the topocentric vectors), km: for phase angles.
     const sunEcfKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
+    const standards = standardMagnitudes(catalog)
     const entries: NearbyEntry[] = []
     // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
     // `tiltDeg`, so elevation e above the geodetic horizon is at least e - tiltDeg above the geocentric one.
@@ -406,13 +407,12 @@ export class NearbyEngine {
       const sunlit = isSunlit(eciKm)
       if (query.visibleOnly && !(sunlit && sky.darkEnough)) return
       // Only for the satellites listed (or, with visible-only, sunlit in a dark sky): the magnitude.
-      const satellite = catalog.satellites[i]!
-      const magnitude = sunlit ? earthFixedMagnitude(satellite, o, dx, dy, dz, sunEcfKm) : null
+      const magnitude = sunlit ? earthFixedMagnitude(standards[i]!, o, dx, dy, dz, sunEcfKm) : null
       const visible = sunlit && sky.darkEnough && magnitude! <= magnitudeLimit
       if (query.visibleOnly && !visible) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
       entries.push({
-        satellite,
+        satellite: catalog.satellites[i]!,
         latitudeDeg: geo && geo.latitude * RAD_TO_DEG,
         longitudeDeg: geo && geo.longitude * RAD_TO_DEG,
         altitudeKm,

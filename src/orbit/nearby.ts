@@ -1,7 +1,7 @@
 /** Which satellites are above an observer: the whole-catalogue search behind /nearby. */
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import { geodeticToEcf } from 'satellite.js'
-import { DEFAULT_MAGNITUDE_LIMIT, magnitudeAt, roundMagnitude } from './magnitude.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, magnitudeFromVectors, roundMagnitude, standardMagnitudes } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import { isSunlit, KM_PER_AU, lookAngles, type Observer, type SkyConditions, skyConditions, toGeodeticRad } from './sky.ts'
 
@@ -52,13 +52,16 @@ export function sunEarthFixedKm(sunAu: Vector3, cosG: number, sinG: number): Vec
 }
 
 /**
- * A satellite's apparent magnitude from the observer (Earth-fixed, km), its
- * topocentric vector (dx, dy, dz; Earth-fixed, km) and the Sun (Earth-fixed, km),
- * to 0.01 (roundMagnitude): the one computation of the plain loop and the engine,
- * so their answers agree to the bit.
+ * A satellite's apparent magnitude from its standard magnitude, the observer
+ * (Earth-fixed, km), its topocentric vector (dx, dy, dz; Earth-fixed, km) and the
+ * Sun (Earth-fixed, km), to 0.01 (roundMagnitude): the one computation of the
+ * plain loop and the engine, so their answers agree to the bit.
  */
-export function earthFixedMagnitude(satellite: Satellite, observerKm: Vector3, dx: number, dy: number, dz: number, sunKm: Vector3): number {
-  return roundMagnitude(magnitudeAt(satellite, { x: observerKm.x + dx, y: observerKm.y + dy, z: observerKm.z + dz }, observerKm, sunKm))
+export function earthFixedMagnitude(standardMag: number, observerKm: Vector3, dx: number, dy: number, dz: number, sunKm: Vector3): number {
+  const sx = sunKm.x - observerKm.x - dx
+  const sy = sunKm.y - observerKm.y - dy
+  const sz = sunKm.z - observerKm.z - dz
+  return roundMagnitude(magnitudeFromVectors(standardMag, dx, dy, dz, sx, sy, sz))
 }
 
 /** Whether an azimuth lies in the window [from, to], wrapping through north when from > to. */
@@ -82,6 +85,7 @@ export function findNearby(catalog: Catalog, query: NearbyQuery, satrecAt = (i: 
   const sinG = Math.sin(gmst)
   const observerKm = geodeticToEcf(toGeodeticRad(query.observer))
   const sunKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
+  const standards = standardMagnitudes(catalog)
   for (let i = 0; i < satellites.length; i++) {
     const satellite = satellites[i]!
     const position = positionAt(satrecAt(i), satellite.elements, query.instant, gmst)
@@ -92,7 +96,7 @@ export function findNearby(catalog: Catalog, query: NearbyQuery, satrecAt = (i: 
     const sunlit = isSunlit(position.state.eciKm, sky.sunAu)
     if (query.visibleOnly && !(sunlit && sky.darkEnough)) continue
     const p = position.state.eciKm
-    const magnitude = sunlit ? earthFixedMagnitude(satellite, observerKm, p.x * cosG + p.y * sinG - observerKm.x, -p.x * sinG + p.y * cosG - observerKm.y, p.z - observerKm.z, sunKm) : null
+    const magnitude = sunlit ? earthFixedMagnitude(standards[i]!, observerKm, p.x * cosG + p.y * sinG - observerKm.x, -p.x * sinG + p.y * cosG - observerKm.y, p.z - observerKm.z, sunKm) : null
     const visible = sunlit && sky.darkEnough && magnitude! <= limit
     if (query.visibleOnly && !visible) continue
     const { latitudeDeg, longitudeDeg, altitudeKm, speedKmH } = position.state

@@ -9,10 +9,12 @@ import {
   DEFAULT_MAGNITUDE_LIMIT,
   lambertPhaseRatio,
   magnitudeAt,
+  magnitudeFromVectors,
   ORBIT_STANDARD_MAGNITUDES,
   phaseAngleRad,
   PUBLISHED_STANDARD_MAGNITUDES,
   standardMagnitude,
+  standardMagnitudes,
 } from '../../src/orbit/magnitude.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 
@@ -81,6 +83,32 @@ function satellite(noradId: number, name: string, apogeeKm: number, perigeeKm = 
   const params = orbitalParams({ inclinationDeg: 50, eccentricity: e, meanMotionRevPerDay: meanMotion } as any)
   return { noradId, name, orbitalParams: params } as Satellite
 }
+
+describe('magnitudeFromVectors (the fast form /nearby uses)', () => {
+  test('equals apparentMagnitude with phaseAngleRad on the same geometry', () => {
+    const km = fc.double({ min: -50_000, max: 50_000, noNaN: true })
+    fc.assert(
+      fc.property(fc.double({ min: -2, max: 9, noNaN: true }), km, km, km, km, km, km, (std, ox, oy, oz, dx, dy, dz) => {
+        fc.pre(Math.hypot(dx, dy, dz) > 100)
+        const observer = { x: ox, y: oy, z: oz }
+        const sat = { x: ox + dx, y: oy + dy, z: oz + dz }
+        const sun = { x: 1.2e8, y: -7e7, z: 3e7 }
+        const plain = apparentMagnitude(std, Math.hypot(dx, dy, dz), phaseAngleRad(sat, observer, sun))
+        const fast = magnitudeFromVectors(std, dx, dy, dz, sun.x - sat.x, sun.y - sat.y, sun.z - sat.z)
+        expect(Math.abs(fast - plain)).toBeLessThan(1e-9)
+      }),
+      { numRuns: 5_000 },
+    )
+  })
+
+  test('standardMagnitudes: the catalogue\'s estimates by index', async () => {
+    const catalog = await embeddedCatalog()
+    const table = standardMagnitudes(catalog)
+    expect(table.length).toBe(catalog.size)
+    catalog.satellites.forEach((s, i) => expect(table[i]).toBe(standardMagnitude(s).magnitude))
+    expect(standardMagnitudes(catalog)).toBe(table)
+  })
+})
 
 describe('standardMagnitude', () => {
   test('published values first, then name family, then class from the name, then the orbit', () => {
