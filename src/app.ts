@@ -1,4 +1,5 @@
 /** createApp: the HTTP application over a catalogue store. Never listens and does no I/O at import. */
+import { freshness } from './orbit/freshness.ts'
 import { Elysia } from 'elysia'
 import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
@@ -88,7 +89,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       return new Response(null, { status: 204, headers })
     })
     .use(operations(context, { ...ops, refreshStatus, startedAtMs }))
-    .use(docs(VERSION))
+    .use(docs(VERSION, freshness(store.current, clock()).summary))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))

@@ -39,6 +39,8 @@ export interface Config {
   trustProxy: boolean
   /** On SIGTERM/SIGINT, how long requests in flight may take to finish, ms. */
   shutdownTimeoutMs: number
+  /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit (`off`). */
+  maxElementAgeMs: number | null
 }
 
 export type ConfigResult =
@@ -97,6 +99,14 @@ const duration = (minMs: number, maxMs: number, range: string) => (raw: string) 
   const ms = parseDuration(raw)
   if (ms === null) return new Error('must be a duration such as 90s, 30m or 6h')
   if (ms < minMs || ms > maxMs) return new Error(`must be between ${range}`)
+  return ms
+}
+
+/** The element-age limit: a duration of 1h to 3650d, or `off`. */
+const elementAge = (raw: string) => {
+  if (raw.trim().toLowerCase() === 'off') return null
+  const ms = parseDuration(raw)
+  if (ms === null || ms < HOUR_MS || ms > 3650 * 24 * HOUR_MS) return new Error('must be a duration between 1h and 3650d (such as 30d or 72h), or off')
   return ms
 }
 
@@ -283,6 +293,16 @@ const OPTIONS: readonly OptionSpec[] = [
     default: 10_000,
     defaultText: '10s',
     parse: duration(0, 5 * 60_000, '0s and 5m'),
+  },
+  {
+    key: 'maxElementAgeMs',
+    flag: '--max-element-age',
+    env: ['SATTRACK_MAX_ELEMENT_AGE'],
+    valueName: 'DURATION',
+    description: "give positions only within this time of an element set's epoch (off: no limit; decay and implausible heights are refused still)",
+    default: 30 * 24 * HOUR_MS,
+    defaultText: '30d',
+    parse: elementAge,
   },
   {
     key: 'benchRoutes',

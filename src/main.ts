@@ -13,12 +13,13 @@ import { parseConfig } from './config.ts'
 import { log } from './log.ts'
 import { type Activity, MemoryTrim } from './memory.ts'
 import { stopOnSignals } from './shutdown.ts'
+import { freshness } from './orbit/freshness.ts'
 import { versionText } from './version.ts'
 
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
 if (parsed.kind === 'help' || parsed.kind === 'version') {
-  console.log(parsed.kind === 'version' ? versionText(new Date((await loadEmbeddedSnapshot()).stampMs).toISOString()) : parsed.text)
+  console.log(parsed.kind === 'version' ? versionText((await loadEmbeddedSnapshot()).stampMs, Date.now()) : parsed.text)
   process.exit(0)
 }
 if (parsed.kind === 'error') {
@@ -61,7 +62,7 @@ if (skipped > 0 || Object.keys(report.unreadableGroups).length > 0) {
   })
 }
 
-const store = new CatalogStore(report.catalog)
+const store = new CatalogStore(report.catalog, { maxElementAgeMs: config.maxElementAgeMs })
 const refresher = config.refreshUrl
   ? new Refresher({
       store,
@@ -75,7 +76,7 @@ const refresher = config.refreshUrl
       persist: (contents) => writeCache(config.dataDir, contents),
       // The payloads behind the groups taken from the cache: the first round asks for them conditionally.
       initialPayloads: cache.kind === 'ok' ? cache.cache.groups.filter((g) => report.cacheGroupsUsed.includes(g.group)) : undefined,
-      onSwap: (catalog) => warmInSlices(catalog),
+      onSwap: () => warmInSlices(store.current),
     })
   : null
 
@@ -109,13 +110,16 @@ try {
   process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
 }
 log.info('catalogue loaded', startLogFields(startInputs, report))
-warnIfStale(report.catalog, Date.now())
+const dataFreshness = freshness(store.current, Date.now())
+if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
+else log.info('data freshness', { summary: dataFreshness.summary })
+warnIfStale(store.current, Date.now())
 log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
 if (refresher) {
   log.info('refresh enabled', { url: refresher.settings.url, intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
 }
-setTimeout(() => warmInSlices(report.catalog), 0)
+setTimeout(() => warmInSlices(store.current), 0)
 const stopTrim = new MemoryTrim(activity).start()
 
 /** Creates SGP4 records a slice at a time, so no request waits behind all of them; stops if the catalogue is replaced. */

@@ -3,6 +3,7 @@ import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
 import { ommRecordOf } from './omm.ts'
 import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
 import { isResonant, registerResonance } from '../orbit/resonance.ts'
+import { DEFAULT_VALIDITY_POLICY, Validity, type ValidityPolicy } from '../orbit/validity.ts'
 
 export interface Satellite {
   readonly noradId: number
@@ -46,15 +47,32 @@ export class Catalog {
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
   private resonant: SatRec[] | undefined
+  /** Which instants each satellite's elements support (element age, decay, plausible heights): see validity.ts. */
+  readonly validity: Validity
 
-  constructor(satellites: Satellite[], groupCounts: Record<string, number>, origin: CatalogOrigin, loadedAtMs: number) {
+  constructor(
+    satellites: Satellite[],
+    groupCounts: Record<string, number>,
+    origin: CatalogOrigin,
+    loadedAtMs: number,
+    policy: ValidityPolicy = DEFAULT_VALIDITY_POLICY,
+  ) {
     this.satellites = satellites
     this.groupCounts = groupCounts
     this.origin = origin
     this.loadedAtMs = loadedAtMs
     this.indexById = new Map(satellites.map((s, i) => [s.noradId, i]))
     this.satrecs = new Array(satellites.length)
+    this.validity = new Validity(
+      satellites.map((s) => s.elements),
+      policy,
+    )
+  }
 
+  /** The same satellites under another validity policy (the service's --max-element-age): this catalogue when the policy is the same. */
+  withPolicy(policy: ValidityPolicy): Catalog {
+    if (policy.maxElementAgeMs === this.validity.policy.maxElementAgeMs) return this
+    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy)
   }
 
   /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */

@@ -11,7 +11,7 @@
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { byElevation, earthFixedMagnitude, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult, sunEarthFixedKm } from './nearby.ts'
-import { eciToGeodeticFast, geodeticHeightKm, MAX_HEIGHT_KM, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { eciToGeodeticFast, geodeticHeightKm, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
   fillTable,
@@ -368,6 +368,7 @@ export class NearbyEngine {
     // The Sun, Earth-fixed (the frame of the observer and of the topocentric vectors), km: for phase angles.
     const sunEcfKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
     const standards = standardMagnitudes(catalog)
+    const { validity } = catalog
     const entries: NearbyEntry[] = []
     // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
     // `tiltDeg`, so elevation e above the geodetic horizon is at least e - tiltDeg above the geocentric one.
@@ -403,7 +404,9 @@ export class NearbyEngine {
       if (elevationDeg < query.minElevationDeg) return
       if (!inAzimuthWindow(azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) return
       const altitudeKm = geodeticHeightKm(eciKm)
-      if (!(altitudeKm >= 0 && altitudeKm <= MAX_HEIGHT_KM)) return
+      // positionAt's rules: the exact path has applied them; an interpolated state may cross an age limit,
+      // a decay instant or a plausible height between the tables.
+      if (!exact && (!validity.plausibleHeight(i, altitudeKm) || validity.refusalAt(i, catalog.satrecAt(i), t) !== null)) return
       const sunlit = isSunlit(eciKm)
       if (query.visibleOnly && !(sunlit && sky.darkEnough)) return
       // Only for the satellites listed (or, with visible-only, sunlit in a dark sky): the magnitude.
@@ -428,7 +431,7 @@ export class NearbyEngine {
 
     /** SGP4 for satellite `i` at the requested instant, then the full treatment. */
     const considerExactly = (i: number): void => {
-      const result = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, query.instant, gmst)
+      const result = positionAt(catalog, i, query.instant, gmst)
       if (!result.ok) return
       const p = result.state.eciKm
       const dx = p.x * cosG + p.y * sinG - o.x
@@ -502,7 +505,7 @@ export class NearbyEngine {
     let worst = 0
     for (const u of CHECK_POINTS) {
       const at = new Date(a.instantMs + u * stepS * 1000)
-      const exact = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, at, siderealTimeRad(at))
+      const exact = positionAt(catalog, i, at, siderealTimeRad(at))
       if (!exact.ok) return Number.POSITIVE_INFINITY
       interpolateState(a, b, i, hermiteWeights(u, stepS), out)
       const p = exact.state.eciKm
@@ -519,7 +522,7 @@ export class NearbyEngine {
   private hasPositionWithin(catalog: Catalog, a: PositionTable, b: PositionTable, i: number): boolean {
     for (let t = a.instantMs + FLICKER_STEP_MS; t < b.instantMs; t += FLICKER_STEP_MS) {
       const at = new Date(t)
-      if (positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, at, siderealTimeRad(at)).ok) return true
+      if (positionAt(catalog, i, at, siderealTimeRad(at)).ok) return true
     }
     return false
   }

@@ -88,7 +88,7 @@ export function findNearby(catalog: Catalog, query: NearbyQuery, satrecAt = (i: 
   const standards = standardMagnitudes(catalog)
   for (let i = 0; i < satellites.length; i++) {
     const satellite = satellites[i]!
-    const position = positionAt(satrecAt(i), satellite.elements, query.instant, gmst)
+    const position = positionAt(catalog, i, query.instant, gmst, satrecAt(i))
     if (!position.ok) continue
     const look = lookAngles(query.observer, position.state.eciKm, gmst)
     if (look.elevationDeg < query.minElevationDeg) continue

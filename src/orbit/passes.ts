@@ -13,10 +13,10 @@
  * same samples and its changes refined by bisection.
  *
  * Time is in ms since 1970 (UTC) throughout; the searched time is [startMs, endMs].
- * Pure: the caller passes the SGP4 record, the elements and the instants.
+ * Pure: the caller passes the catalogue, the satellite's index in it and the instants.
  */
 import { ecfToEci, geodeticToEcf, type SatRec } from 'satellite.js'
-import type { ElementSet } from '../catalog/elements.ts'
+import type { Catalog } from '../catalog/catalog.ts'
 import { apparentMagnitude, phaseAngleRad, roundMagnitude } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import { CIVIL_TWILIGHT_DEG, isSunlit, KM_PER_AU, type LookAngles, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from './sky.ts'
@@ -126,7 +126,8 @@ interface Sample {
 }
 type Sampled = { ok: true; sample: Sample } | { ok: false; t: number; reason: string }
 
-export function findPasses(satrec: SatRec, elements: ElementSet, query: PassQuery): PassSearch {
+export function findPasses(catalog: Catalog, index: number, query: PassQuery): PassSearch {
+  const satrec = catalog.satrecAt(index)
   const { observer, minElevationDeg } = query
   const startMs = Math.round(query.startMs)
   const endMs = Math.max(startMs, Math.round(query.endMs))
@@ -136,7 +137,7 @@ export function findPasses(satrec: SatRec, elements: ElementSet, query: PassQuer
     const t = Math.round(time)
     const instant = new Date(t)
     const gmstRad = siderealTimeRad(instant)
-    const position = positionAt(satrec, elements, instant, gmstRad)
+    const position = positionAt(catalog, index, instant, gmstRad, satrec)
     if (!position.ok) return { ok: false, t, reason: position.reason }
     const eciKm = position.state.eciKm
     return { ok: true, sample: { t, look: lookAngles(observer, eciKm, gmstRad), eciKm, gmstRad } }

@@ -12,16 +12,15 @@ export interface PositionTable {
   /** TEME position (km) and velocity (km/s), x y z per satellite, in catalogue order. */
   positionKm: Float64Array
   velocityKmS: Float64Array
-  /** Per satellite: POSITION where it has a position at this instant (API.md's rule), else why not. */
+  /** Per satellite: POSITION where it has a position at this instant (positionAt's rule), else NO_POSITION. */
   status: Uint8Array
   /** How many satellites have been propagated so far (tables can be filled in slices). */
   filled: number
 }
 
-/** `status` values: a position; SGP4 failed (error or non-finite state); a height outside 0..1,000,000 km. */
+/** `status` values. */
 export const POSITION = 1
-export const SGP4_FAILED = 0
-export const OUT_OF_RANGE = 2
+export const NO_POSITION = 0
 
 export function emptyTable(catalog: Catalog, instantMs: number): PositionTable {
   const n = catalog.size
@@ -40,9 +39,9 @@ export function fillTable(catalog: Catalog, table: PositionTable, until = catalo
   const gmst = siderealTimeRad(instant)
   const end = Math.min(until, catalog.size)
   for (let i = table.filled; i < end; i++) {
-    const result = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, instant, gmst)
+    const result = positionAt(catalog, i, instant, gmst)
     if (!result.ok) {
-      table.status[i] = result.heightOutOfRange ? OUT_OF_RANGE : SGP4_FAILED
+      table.status[i] = NO_POSITION
       continue
     }
     const { eciKm: p, velocityKmS: v } = result.state

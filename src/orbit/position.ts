@@ -1,8 +1,9 @@
 /** One satellite at one instant: SGP4 state, geodetic position and the "has a position" rule. */
-import { gstime, propagate, type SatRec } from 'satellite.js'
+import { gstime, type SatRec, sgp4 } from 'satellite.js'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { ElementSet } from '../catalog/elements.ts'
 import { seekResonance } from './resonance.ts'
+import type { RefusalKind } from './validity.ts'
 
 export interface Vector3 {
   x: number
@@ -22,22 +23,16 @@ export interface SatelliteState {
   speedKmH: number
 }
 
-export type PositionResult =
-  | { ok: true; state: SatelliteState }
-  | { ok: false; reason: string; /** SGP4 gave a finite state, but at a height outside 0..1,000,000 km. */ heightOutOfRange: boolean }
-
-/** The highest geodetic height still taken for a position, km. */
-export const MAX_HEIGHT_KM = 1_000_000
+export type PositionResult = { ok: true; state: SatelliteState } | { ok: false; reason: string; kind: RefusalKind }
 
 const RAD_TO_DEG = 180 / Math.PI
-const MS_PER_DAY = 86_400_000
 
 const SGP4_ERRORS: Record<number, string> = {
   1: 'SGP4 finds the mean eccentricity out of range',
   2: 'SGP4 finds the mean motion below zero',
   3: 'SGP4 finds the perturbed eccentricity out of range',
   4: 'SGP4 finds the semi-latus rectum below zero',
-  6: 'decayed',
+  6: 'SGP4 finds the satellite below the surface (decayed)',
 }
 
 const WGS84_A_KM = 6378.137
@@ -149,32 +144,44 @@ export function speedKmH(v: Vector3): number {
   return Math.sqrt(v.x * v.x + v.y * v.y + v.z * v.z) * 3600
 }
 
-function noPosition(elements: ElementSet, instant: Date, what: string, heightOutOfRange = false): PositionResult {
-  return { ok: false, reason: `${describeAge(elements, instant)} and ${what}`, heightOutOfRange }
+/**
+ * Minutes from an element set's epoch to an instant, from whole numbers: the
+ * instant in ms and the epoch as published in µs (a TLE's day fraction, an
+ * OMM's microseconds). satellite.js's `propagate` goes through Julian dates,
+ * whose doubles resolve ~40 µs today: ~0.3 m of LEO motion.
+ */
+export function minutesSinceEpoch(elements: ElementSet, instantMs: number): number {
+  return (instantMs * 1000 - (elements.epochUs ?? elements.epochMs * 1000)) / 60_000_000
+}
+
+function refused(kind: RefusalKind, reason: string): PositionResult {
+  return { ok: false, reason, kind }
 }
 
 /**
- * Propagates with SGP4 and applies the API's rule: a position exists when SGP4
- * reports no error, every coordinate is finite and the geodetic height is
- * between 0 and 1,000,000 km. Long-stale elements fail the last test.
+ * The position of satellite `index` of a catalogue at an instant, or why it
+ * has none: the catalogue's validity rules first (element age, decay; see
+ * validity.ts), then SGP4 at the exact minutes since the epoch, which must
+ * report no error and a finite state at a plausible height. `satrec` may be
+ * another record of the same elements (the benchmark's plain loop).
  */
-export function positionAt(satrec: SatRec, elements: ElementSet, instant: Date, gmstRad: number): PositionResult {
-  if (satrec.method === 'd') seekResonance(satrec, instant.getTime())
-  const pv = propagate(satrec, instant)
-  if (satrec.error !== 0 || !pv) return noPosition(elements, instant, SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
+export function positionAt(catalog: Catalog, index: number, instant: Date, gmstRad: number, satrec: SatRec = catalog.satrecAt(index)): PositionResult {
+  const ms = instant.getTime()
+  const validity = catalog.validity
+  const refusal = validity.refusalAt(index, satrec, ms)
+  if (refusal !== null) return refused(refusal.kind, refusal.reason)
+  if (satrec.method === 'd') seekResonance(satrec, ms)
+  const pv = sgp4(satrec, minutesSinceEpoch(catalog.satellites[index]!.elements, ms))
+  if (satrec.error !== 0 || !pv) return refused('sgp4', SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
   const { position: p, velocity: v } = pv
   // x - x is 0 for a finite x and NaN for ±Infinity or NaN: the sum is finite only when every coordinate is.
   if (!Number.isFinite(p.x - p.x + p.y - p.y + p.z - p.z + v.x - v.x + v.y - v.y + v.z - v.z)) {
-    return noPosition(elements, instant, 'SGP4 gives no finite state')
+    return refused('sgp4', 'SGP4 gives no finite state')
   }
   const geo = eciToGeodeticFast(p, gmstRad)
-  if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return noPosition(elements, instant, 'SGP4 gives no finite state')
-  if (geo.height < 0 || geo.height > MAX_HEIGHT_KM) {
-    // Below the ground, or (drag-dominated elements far from their epoch) flung out to absurd heights
-    // without an SGP4 error: after the epoch that is a decayed orbit, API.md's wording; before it, plain nonsense.
-    const outOfRange = instant.getTime() >= elements.epochMs ? 'decayed' : 'SGP4 gives a height outside 0..1,000,000 km'
-    return noPosition(elements, instant, outOfRange, true)
-  }
+  if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return refused('sgp4', 'SGP4 gives no finite state')
+  const implausible = validity.heightRefusal(index, geo.height)
+  if (implausible !== null) return refused(implausible.kind, implausible.reason)
   return {
     ok: true,
     state: {
@@ -203,7 +210,7 @@ export function recentPositionAt(catalog: Catalog, satellite: Satellite, instant
   const slot = satellite.noradId % RECENT_SLOTS
   const hit = recent[slot]
   if (hit !== undefined && hit.satellite === satellite && hit.ms === ms) return hit.result
-  const result = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant))
+  const result = positionAt(catalog, catalog.indexOf(satellite.noradId)!, instant, siderealTimeRad(instant))
   recent[slot] = { satellite, ms, result }
   return result
 }
@@ -213,25 +220,25 @@ export interface PositionsAt {
   found: { satellite: Satellite; state: SatelliteState }[]
   missing: number[]
   noPosition: number[]
+  /** Per id of `noPosition`, in the same order: why it has none. */
+  noPositionReasons: { noradId: number; kind: RefusalKind; reason: string }[]
 }
 
 export function positionsAt(catalog: Catalog, ids: readonly number[], instant: Date, gmstRad = siderealTimeRad(instant)): PositionsAt {
-  const result: PositionsAt = { found: [], missing: [], noPosition: [] }
+  const result: PositionsAt = { found: [], missing: [], noPosition: [], noPositionReasons: [] }
   for (const id of ids) {
-    const satellite = catalog.get(id)
-    if (!satellite) {
+    const index = catalog.indexOf(id)
+    if (index === undefined) {
       result.missing.push(id)
       continue
     }
-    const position = positionAt(catalog.satrecOf(satellite), satellite.elements, instant, gmstRad)
+    const satellite = catalog.satellites[index]!
+    const position = positionAt(catalog, index, instant, gmstRad)
     if (position.ok) result.found.push({ satellite, state: position.state })
-    else result.noPosition.push(id)
+    else {
+      result.noPosition.push(id)
+      result.noPositionReasons.push({ noradId: id, kind: position.kind, reason: position.reason })
+    }
   }
   return result
-}
-
-function describeAge(elements: ElementSet, instant: Date): string {
-  const days = Math.round((instant.getTime() - elements.epochMs) / MS_PER_DAY)
-  if (days >= 0) return `elements are ${days} day${days === 1 ? '' : 's'} old`
-  return `the instant is ${-days} day${days === -1 ? '' : 's'} before the elements' epoch`
 }

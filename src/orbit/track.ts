@@ -1,6 +1,5 @@
 /** Ground tracks: a satellite's sub-satellite points over an interval, and the track cut into lines a flat map can draw. */
-import type { SatRec } from 'satellite.js'
-import type { ElementSet } from '../catalog/elements.ts'
+import type { Catalog } from '../catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from './position.ts'
 
 /** One sampled instant of a track: degrees (WGS84 geodetic), km above the ellipsoid. */
@@ -28,14 +27,15 @@ export function sampleCount(fromMs: number, toMs: number, stepMs: number): numbe
 }
 
 /** Samples the sub-satellite point at `from, from + step, …, ≤ to`; instants without a position are left out and counted. */
-export function groundTrack(satrec: SatRec, elements: ElementSet, fromMs: number, toMs: number, stepMs: number): GroundTrack {
+export function groundTrack(catalog: Catalog, index: number, fromMs: number, toMs: number, stepMs: number): GroundTrack {
+  const satrec = catalog.satrecAt(index)
   const count = sampleCount(fromMs, toMs, stepMs)
   const points: TrackPoint[] = []
   let omitted = 0
   let firstOmissionReason: string | null = null
   for (let i = 0; i < count; i++) {
     const instant = new Date(fromMs + i * stepMs)
-    const result = positionAt(satrec, elements, instant, siderealTimeRad(instant))
+    const result = positionAt(catalog, index, instant, siderealTimeRad(instant), satrec)
     if (!result.ok) {
       omitted++
       firstOmissionReason ??= result.reason

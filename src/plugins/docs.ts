@@ -46,7 +46,8 @@ const docsPage = `<!doctype html>
 const scalarAnswers = new RepresentationCache<object>('public, max-age=86400')
 const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', Bun.file(scalarBundlePath))
 
-export function docs(version: string) {
+/** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
+export function docs(version: string, dataNote = '') {
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
   const page = ({ request }: { request: Request }) => {
     const path = new URL(request.url).pathname
@@ -66,7 +67,13 @@ export function docs(version: string) {
             title: 'sattrack',
             version,
             description:
-              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`. Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).',
+              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`. Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).\n\n' +
+              '**Positions only where the data supports them.** A satellite has a position at an instant within the age limit of its element set ' +
+              "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km), " +
+              'at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise `geoposition` is a 422 saying why, `nearby` counts it in ' +
+              '`metadata.leftOut`, batches and streams list it in `noPosition` with `noPositionReasons`, passes list the stretch in `metadata.noPosition`. ' +
+              "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
+              (dataNote ? `\n\nAt start: ${dataNote}` : ''),
           },
           tags: [{ name: 'satellites' }, { name: 'service' }],
         },

@@ -32,7 +32,7 @@ export interface SkySatellite {
 }
 
 export interface NearbyAnswer {
-  metadata: { total: number; magnitudeLimit: number }
+  metadata: { total: number; magnitudeLimit: number; leftOut?: { elementAge: number; decayed: number }; notice?: string }
   observer: { latitude: number; longitude: number; altitude: number; datetime: string }
   satellites: SkySatellite[]
 }
@@ -160,6 +160,19 @@ export function fetchPasses(noradId: number, observer: Observer, time: string | 
     })}`,
     signal,
   )
+}
+
+/** The data's age and what it means (GET /api/v1/service/status, catalog.freshness). */
+export interface Freshness {
+  obtainedAt: string
+  dataAgeDays: number
+  stale: boolean
+  summary: string
+  advice: string | null
+}
+
+export async function fetchFreshness(signal?: AbortSignal): Promise<Freshness> {
+  return (await getJson<{ catalog: { freshness: Freshness } }>('api/v1/service/status', signal)).catalog.freshness
 }
 
 /** Group name → the set of satellite numbers in it. */

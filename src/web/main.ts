@@ -12,6 +12,7 @@ import {
   ApiFailure,
   fetchGeoposition,
   fetchGroups,
+  fetchFreshness,
   fetchNearby,
   fetchPasses,
   fetchSatellite,
@@ -189,10 +190,36 @@ async function refreshSky(): Promise<void> {
     const answer = await fetchNearby(observer, pinnedTime, request.signal)
     if (request.signal.aborted) return
     sky.setAnswer(answer)
+    // Satellites left out for their elements' age are not "nothing above you": say so, and why.
+    const notice = byId('sky-notice')
+    notice.textContent = answer.metadata.notice ?? ''
+    notice.hidden = answer.metadata.notice === undefined
     byId('view-sky').dataset.instant = answer.observer.datetime
     byId('view-sky').dataset.ready = 'true'
   } catch (error) {
     if (!request.signal.aborted) sky.clear(`The sky could not be computed: ${failureText(error)}.`)
+  }
+}
+
+/** The data's date and age, always shown; when stale, what that means and a link to the sky at the data's own time. */
+async function loadFreshness(): Promise<void> {
+  const line = byId('freshness')
+  try {
+    const freshness = await fetchFreshness()
+    line.classList.toggle('stale', freshness.stale)
+    line.replaceChildren(freshness.summary)
+    if (freshness.stale && freshness.advice) {
+      const atDataTime = new URLSearchParams(location.search)
+      atDataTime.set('time', freshness.obtainedAt)
+      line.append(
+        ' ',
+        freshness.advice,
+        ' ',
+        html('a', { href: `?${atDataTime}${location.hash}`, id: 'at-data-time' }, `Show the sky at the data's date (${formatDateTime(freshness.obtainedAt)})`),
+      )
+    }
+  } catch (error) {
+    line.textContent = `The data's age is unknown: ${failureText(error)}.`
   }
 }
 
@@ -342,6 +369,7 @@ async function start(): Promise<void> {
   const hashView = location.hash.slice(1) as View
   const fromUrl = observerFromUrl(params)
   void loadGroups()
+  void loadFreshness()
   if (fromUrl && typeof fromUrl !== 'string') {
     state.observer = fromUrl
     state.observerSource = 'from the link'

@@ -4,6 +4,7 @@ export const SATELLITE_KEYS = ['epoch', 'groups', 'labels', 'name', 'noradId', '
 export const NEARBY_BASIC_KEYS = [
   'altitude',
   'azimuth',
+  'elementAgeDays',
   'elevation',
   'epoch',
   'labels',

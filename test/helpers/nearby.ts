@@ -47,7 +47,7 @@ export function edgeQueries(catalog: Catalog, instant: Date, marginDeg: number):
   const byBand = new Map<number, number>()
   const cases: { query: NearbyQuery; noradId: number }[] = []
   for (let i = 0; i < catalog.size; i++) {
-    const position = positionAt(catalog.satrecAt(i), catalog.satellites[i]!.elements, instant, gmst)
+    const position = positionAt(catalog, i, instant, gmst)
     if (!position.ok) continue
     const band = Math.floor(position.state.altitudeKm / 500)
     if ((byBand.get(band) ?? 0) >= 3) continue

@@ -20,7 +20,7 @@ describe('GET /api/v1/satellites/geoposition', () => {
     const { status, body } = await batch(`ids=25544,20580,49044&time=${time}`)
     expect(status).toBe(200)
     expect(body.data.map((e: any) => e.noradId)).toEqual([25544, 20580, 49044])
-    expect(body.metadata).toEqual({ total: 3, datetime: '2026-05-31T00:00:00.000Z', missing: [], noPosition: [] })
+    expect(body.metadata).toEqual({ total: 3, datetime: '2026-05-31T00:00:00.000Z', missing: [], noPosition: [], noPositionReasons: [] })
     for (const entry of body.data) {
       const one = await request(app, `/api/v1/satellites/${entry.noradId}/geoposition?time=${time}`)
       expect(entry).toEqual(one.body)
@@ -34,10 +34,16 @@ describe('GET /api/v1/satellites/geoposition', () => {
   })
 
   test('unknown ids in metadata.missing, ids without a position in metadata.noPosition; the rest still answered', async () => {
-    const { status, body } = await batch('ids=48880,999999,25544,1&time=2026-11-22T10:00:00Z')
+    const { status, body } = await batch('ids=48880,999999,25544,1&time=2026-06-20T10:00:00Z')
     expect(status).toBe(200)
     expect(body.data.map((e: any) => e.noradId)).toEqual([25544])
-    expect(body.metadata).toEqual({ total: 1, datetime: '2026-11-22T10:00:00.000Z', missing: [999999, 1], noPosition: [48880] })
+    expect(body.metadata).toEqual({
+      total: 1,
+      datetime: '2026-06-20T10:00:00.000Z',
+      missing: [999999, 1],
+      noPosition: [48880],
+      noPositionReasons: [{ noradId: 48880, kind: 'decayed', reason: expect.stringMatching(/^decayed at 2026-06-\d\dT.*; no later positions$/) }],
+    })
   })
 
   test('nothing known: 200 with an empty list', async () => {

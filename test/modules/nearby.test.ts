@@ -1,4 +1,5 @@
 /** GET /api/v1/satellites/nearby through app.handle: filters, ordering, modes, echo and errors. */
+import { NO_AGE_LIMIT } from '../../src/orbit/validity.ts'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../src/catalog/catalog.ts'
 import { inAzimuthWindow } from '../../src/orbit/nearby.ts'
@@ -22,7 +23,8 @@ describe('GET /api/v1/satellites/nearby', () => {
   test('basic mode: fields, threshold 10° by default, highest first, observer echo', async () => {
     const { status, body } = await nearby(NIGHT)
     expect(status).toBe(200)
-    expect(body.metadata).toEqual({ total: body.satellites.length, mode: 'basic', magnitudeLimit: 4.5 })
+    // At the data's own date: every element set within the 30-day limit, none decayed yet.
+    expect(body.metadata).toEqual({ total: body.satellites.length, mode: 'basic', magnitudeLimit: 4.5, leftOut: { elementAge: 0, decayed: 0 }, maxElementAgeDays: 30 })
     expect(body.observer).toEqual({ latitude: 51.5, longitude: -0.12, altitude: 0, datetime: '2026-05-31T00:30:00.000Z' })
     expect(body.satellites.length).toBeGreaterThan(100)
     const elevations = body.satellites.map((s: any) => s.elevation)
@@ -135,12 +137,26 @@ describe('GET /api/v1/satellites/nearby', () => {
     expect((await nearby('latitude=0&longitude=0')).body.observer.datetime).toBe(new Date(NOW).toISOString())
   })
 
-  test('satellites without a position at the instant are left out', async () => {
-    const stale = (await nearby('latitude=0&longitude=0&elevation-threshold=10&time=2026-11-22T10:00:00Z')).body.satellites
-    expect(stale.length).toBeGreaterThan(0)
-    for (const s of stale) {
-      expect(s.altitude).toBeGreaterThanOrEqual(0)
-      expect(s.altitude).toBeLessThanOrEqual(1_000_000)
+  test('months after the data: every satellite is left out for its elements\' age, and the notice says what to do', async () => {
+    const { status, body } = await nearby('latitude=0&longitude=0&elevation-threshold=10&time=2026-11-22T10:00:00Z')
+    expect(status).toBe(200)
+    expect(body.satellites).toEqual([])
+    expect(body.metadata.leftOut).toEqual({ elementAge: catalog.size, decayed: 0 })
+    expect(body.metadata.notice).toStartWith(`${catalog.size} of ${catalog.size} satellites are left out: their elements are more than 30 days from 2026-11-22T10:00:00.000Z`)
+    expect(body.metadata.notice).toContain('--snapshot')
+  })
+
+  test('with no age limit, decayed satellites are left out and counted, and no height is implausible', async () => {
+    const open = appFor(catalog.withPolicy(NO_AGE_LIMIT), NOW)
+    const { body } = await request(open, '/api/v1/satellites/nearby?latitude=0&longitude=0&elevation-threshold=10&time=2026-11-22T10:00:00Z&mode=extended')
+    expect(body.metadata.leftOut.elementAge).toBe(0)
+    expect(body.metadata.leftOut.decayed).toBeGreaterThan(500)
+    expect(body.metadata.maxElementAgeDays).toBeNull()
+    expect(body.satellites.length).toBeGreaterThan(0)
+    for (const s of body.satellites) {
+      expect(s.altitude).toBeGreaterThanOrEqual(80)
+      expect(s.altitude).toBeLessThanOrEqual(1.1 * s.orbitalParams.apogeeHeight + 200 + 1)
+      expect(s.elementAgeDays).toBeGreaterThan(170)
     }
   })
 

@@ -1,4 +1,5 @@
 /** GET /api/v1/satellites, /:noradId, /:noradId/geoposition and /iss through app.handle. */
+import { NO_AGE_LIMIT } from '../../src/orbit/validity.ts'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { brotliDecompressSync } from 'node:zlib'
 import type { Catalog } from '../../src/catalog/catalog.ts'
@@ -117,7 +118,8 @@ describe('GET /api/v1/satellites/:noradId/geoposition', () => {
   test('position at the given time, echoing the instant and the element epoch', async () => {
     const { status, body } = await request(app, '/api/v1/satellites/25544/geoposition?time=2026-05-31T00:00:00%2B02:00')
     expect(status).toBe(200)
-    expect(Object.keys(body).sort()).toEqual(['altitude', 'datetime', 'epoch', 'latitude', 'longitude', 'name', 'noradId'])
+    expect(Object.keys(body).sort()).toEqual(['altitude', 'datetime', 'elementAgeDays', 'epoch', 'latitude', 'longitude', 'name', 'noradId'])
+    expect(body.elementAgeDays).toBe(Math.round(((Date.parse('2026-05-30T22:00:00Z') - catalog.get(25544)!.elements.epochMs) / 86_400_000) * 1000) / 1000)
     expect(body.datetime).toBe('2026-05-30T22:00:00.000Z')
     expect(body.epoch).toBe(new Date(catalog.get(25544)!.elements.epochMs).toISOString())
     expect(Math.abs(body.latitude)).toBeLessThanOrEqual(51.7)
@@ -144,13 +146,32 @@ describe('GET /api/v1/satellites/:noradId/geoposition', () => {
     expect(groundKm).toBeLessThan(500)
   })
 
-  test('long-stale elements that propagate to nonsense: 422 naming the reason', async () => {
-    const { status, body } = await request(app, '/api/v1/satellites/48880/geoposition?time=2026-11-22T10:00:00Z')
+  test('elements beyond the age limit: 422 saying how old they are and what the limit is', async () => {
+    const { status, body } = await request(app, '/api/v1/satellites/25544/geoposition?time=2026-11-22T10:00:00Z')
     expect(status).toBe(422)
+    const epoch = new Date(catalog.get(25544)!.elements.epochMs).toISOString()
     expect(body).toEqual({
       statusCode: 422,
-      message: 'satellite 48880 has no valid position at 2026-11-22T10:00:00.000Z: elements are 176 days old and decayed',
+      message: `satellite 25544 has no valid position at 2026-11-22T10:00:00.000Z: the elements are 176 days old at this instant (epoch ${epoch}); positions are given within 30 days of the epoch (--max-element-age)`,
     })
+  })
+
+  test('decayed elements: 422 with the decay instant, at every later instant', async () => {
+    // 48880 decays (by its own elements) in June 2026; SGP4 alone would still give positions at some later instants.
+    const first = await request(app, '/api/v1/satellites/48880/geoposition?time=2026-06-20T10:00:00Z')
+    expect(first.status).toBe(422)
+    const decayed = /decayed at (2026-06-\d\dT[\d:.]+Z) \(.*\); no later positions$/
+    const decayAt = first.body.message.match(decayed)![1]
+    const open = appFor(catalog.withPolicy(NO_AGE_LIMIT), NOW)
+    for (const time of ['2026-06-20T10:00:00Z', '2026-08-01T00:00:00Z', '2026-11-22T10:00:00Z', '2030-01-01T00:00:00Z']) {
+      const { status, body } = await request(open, `/api/v1/satellites/48880/geoposition?time=${time}`)
+      expect(status).toBe(422)
+      expect(body.message.match(decayed)![1]).toBe(decayAt)
+    }
+    // Just before the decay instant, a position, at a plausible height.
+    const before = await request(app, `/api/v1/satellites/48880/geoposition?time=${new Date(Date.parse(decayAt) - 1).toISOString()}`)
+    expect(before.status).toBe(200)
+    expect(before.body.altitude).toBeGreaterThanOrEqual(80)
   })
 
   test.each([
@@ -173,7 +194,11 @@ describe('GET /api/v1/satellites/iss', () => {
     expect(status).toBe(200)
     expect(Object.keys(body.data).sort()).toEqual([...SATELLITE_KEYS, 'geoposition'].sort())
     expect(body.data.noradId).toBe(25544)
-    expect(body.metadata).toEqual({ total: 1, datetime: '2026-05-31T00:00:00.000Z' })
+    expect(body.metadata).toEqual({
+      total: 1,
+      datetime: '2026-05-31T00:00:00.000Z',
+      elementAgeDays: Math.round(((Date.parse('2026-05-31T00:00:00Z') - catalog.get(25544)!.elements.epochMs) / 86_400_000) * 1000) / 1000,
+    })
     const geo = (await request(app, '/api/v1/satellites/25544/geoposition?time=2026-05-31T00:00:00Z')).body
     expect(body.data.geoposition).toEqual({ latitude: geo.latitude, longitude: geo.longitude, altitude: geo.altitude })
   })

@@ -9,6 +9,7 @@ import type { Catalog } from '../../src/catalog/catalog.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { StreamNoPositionSchema, StreamPositionSchema, StreamPositionsSchema } from '../../src/modules/stream/model.ts'
 import { formatEvent } from '../../src/modules/stream/sse.ts'
+import { NO_AGE_LIMIT } from '../../src/orbit/validity.ts'
 import { embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const MAX_STREAMS = 2
@@ -20,8 +21,9 @@ let server: ReturnType<typeof Bun.serve>
 let base: string
 beforeAll(async () => {
   catalog = await embeddedCatalog()
-  // The real clock: a stream is about now. A short heartbeat so a test of a few seconds sees one.
-  app = createApp({ store: new CatalogStore(catalog), streams: { maxStreams: MAX_STREAMS, heartbeatMs: 700 } })
+  // The real clock: a stream is about now, months past the snapshot, so no limit on element age (decay and
+  // plausibility still apply). A short heartbeat so a test of a few seconds sees one.
+  app = createApp({ store: new CatalogStore(catalog, NO_AGE_LIMIT), streams: { maxStreams: MAX_STREAMS, heartbeatMs: 700 } })
   server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: app.fetch })
   base = `http://127.0.0.1:${server.port}`
 })

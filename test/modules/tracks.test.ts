@@ -30,6 +30,8 @@ describe('JSON points', () => {
       step: 120,
       total: 6,
       omitted: 0,
+      omittedReason: null,
+      elementAgeDays: Math.round(((Date.parse('2026-05-31T00:00:00Z') - catalog.get(25544)!.elements.epochMs) / 86_400_000) * 1000) / 1000,
     })
     for (const p of body.data) {
       expect(Object.keys(p)).toEqual(['datetime', 'latitude', 'longitude', 'altitude'])
@@ -78,7 +80,8 @@ describe('JSON points', () => {
     expect(partial.body.metadata.total + partial.body.metadata.omitted).toBe(175)
     const none = await positions(48880, 'from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z&step=3600')
     expect(none.status).toBe(422)
-    expect(none.body.message).toMatch(/^satellite 48880 has no valid position from 2026-11-22T00:00:00.000Z to 2026-11-23T00:00:00.000Z: elements are \d+ days old/)
+    expect(none.body.message).toMatch(/^satellite 48880 has no valid position from 2026-11-22T00:00:00.000Z to 2026-11-23T00:00:00.000Z: the elements are \d+ days old/)
+    expect(partial.body.metadata.omittedReason).toMatch(/^decayed at 2026-06-/)
   })
 })
 

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { SatRec } from 'satellite.js'
 import type { Catalog } from '../../src/catalog/catalog.ts'
-import { createSatrec } from '../../src/catalog/catalog.ts'
+import { buildCatalog } from '../../src/catalog/catalog.ts'
 import { type ElementSet, parseTle } from '../../src/catalog/elements.ts'
 import { brentRoot, findPasses, intersectSpans, maximum, type Pass, type PassQuery, scanStepMs } from '../../src/orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
@@ -33,28 +33,37 @@ beforeAll(async () => {
   catalog = await embeddedCatalog()
 })
 
-function satelliteOf(noradId: number): { satrec: SatRec; elements: ElementSet } {
-  const satellite = catalog.get(noradId)!
-  return { satrec: catalog.satrecOf(satellite), elements: satellite.elements }
+/** A satellite of a catalogue, as findPasses takes it, with its SGP4 record and elements. */
+interface Sat {
+  catalog: Catalog
+  index: number
+  satrec: SatRec
+  elements: ElementSet
 }
 
-function synthetic(options: TleOptions): { satrec: SatRec; elements: ElementSet } {
+function satelliteOf(noradId: number): Sat {
+  const index = catalog.indexOf(noradId)!
+  return { catalog, index, satrec: catalog.satrecAt(index), elements: catalog.satellites[index]!.elements }
+}
+
+function synthetic(options: TleOptions): Sat {
   const tle = makeTle(options)
   const parsed = parseTle(tle.name, tle.line1, tle.line2)
   if (!parsed.ok) throw new Error(parsed.reason)
-  return { satrec: createSatrec(parsed.elements), elements: parsed.elements }
+  const one = buildCatalog([{ group: 'test', elements: [parsed.elements] }], { source: 'snapshot', obtainedAtMs: 0 }, 0)
+  return { catalog: one, index: 0, satrec: one.satrecAt(0), elements: parsed.elements }
 }
 
 /** Elevation (degrees) at a whole-ms instant, or null without a position. */
-function elevationAt(sat: { satrec: SatRec; elements: ElementSet }, observer: Observer, ms: number): number | null {
+function elevationAt(sat: Sat, observer: Observer, ms: number): number | null {
   const instant = new Date(ms)
   const gmst = siderealTimeRad(instant)
-  const position = positionAt(sat.satrec, sat.elements, instant, gmst)
+  const position = positionAt(sat.catalog, sat.index, instant, gmst)
   return position.ok ? lookAngles(observer, position.state.eciKm, gmst).elevationDeg : null
 }
 
 /** The stretches at or above the threshold, sampled every second: [first second above, last second above, highest sample]. */
-function bruteForce(sat: { satrec: SatRec; elements: ElementSet }, query: PassQuery) {
+function bruteForce(sat: Sat, query: PassQuery) {
   const out: { from: number; to: number; top: number }[] = []
   let open: { from: number; to: number; top: number } | null = null
   for (let t = query.startMs; t <= query.endMs; t += 1000) {
@@ -130,7 +139,7 @@ describe('findPasses against a brute-force scan every second', () => {
   test.each(cases)('%s', (_label, noradId, observer, threshold) => {
     const sat = satelliteOf(noradId)
     const query = { observer, startMs: T0, endMs: T0 + DAY, minElevationDeg: threshold }
-    const { passes, noPosition, anyPosition } = findPasses(sat.satrec, sat.elements, query)
+    const { passes, noPosition, anyPosition } = findPasses(sat.catalog, sat.index, query)
     const expected = bruteForce(sat, query)
     expect(anyPosition).toBe(true)
     expect(noPosition).toEqual([])
@@ -162,13 +171,13 @@ describe('passes and dips shorter than the scan step', () => {
   test('a pass whose culmination barely clears the threshold (above it for less than a step) is found', () => {
     const sat = satelliteOf(ISS)
     const step = scanStepMs(sat.satrec)
-    const [first] = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs: T0, endMs: T0 + DAY, minElevationDeg: 10 }).passes as [Pass]
+    const [first] = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: T0, endMs: T0 + DAY, minElevationDeg: 10 }).passes as [Pass]
     // The grid starts at startMs: put the culmination halfway between two of its samples.
     const startMs = first.culmination.instantMs - 10.5 * step
     const query = { observer: PARIS, startMs, endMs: startMs + DAY, minElevationDeg: 10 }
     for (const margin of [0.05, 0.001]) {
       const threshold = first.culmination.elevationDeg - margin
-      const { passes } = findPasses(sat.satrec, sat.elements, { ...query, minElevationDeg: threshold })
+      const { passes } = findPasses(sat.catalog, sat.index, { ...query, minElevationDeg: threshold })
       const short = passes.find((p) => Math.abs(p.culmination.instantMs - first.culmination.instantMs) < 1000)!
       expect(short).toBeDefined()
       expect(short.endMs - short.startMs).toBeLessThan(step)
@@ -191,7 +200,7 @@ describe('passes and dips shorter than the scan step', () => {
     // A threshold just above it, the bottom halfway between two samples of the grid: a dip of about a minute, unsampled.
     const threshold = lowest.el + 2e-6
     const startMs = lowest.t - 10.5 * step
-    const { passes } = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs, endMs: startMs + DAY, minElevationDeg: threshold })
+    const { passes } = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs, endMs: startMs + DAY, minElevationDeg: threshold })
     expect(passes.length).toBe(2)
     const [before, after] = passes as [Pass, Pass]
     expect([before.rise, after.set]).toEqual([null, null])
@@ -203,12 +212,12 @@ describe('passes and dips shorter than the scan step', () => {
 describe('edges of the searched time, and orbits that never rise or never set', () => {
   test('a window opening and closing mid-pass: rise and set null, the culmination its highest point within', () => {
     const sat = satelliteOf(ISS)
-    const whole = findPasses(sat.satrec, sat.elements, { observer: SYDNEY, startMs: T0, endMs: T0 + DAY, minElevationDeg: 10 }).passes
+    const whole = findPasses(sat.catalog, sat.index, { observer: SYDNEY, startMs: T0, endMs: T0 + DAY, minElevationDeg: 10 }).passes
     const [first, second] = whole as [Pass, Pass]
     // From just after the first pass's culmination to just before the second's.
     const startMs = first.culmination.instantMs + 30_000
     const endMs = second.culmination.instantMs - 30_000
-    const cut = findPasses(sat.satrec, sat.elements, { observer: SYDNEY, startMs, endMs, minElevationDeg: 10 }).passes
+    const cut = findPasses(sat.catalog, sat.index, { observer: SYDNEY, startMs, endMs, minElevationDeg: 10 }).passes
     expect(cut.length).toBe(2)
     const [a, b] = cut as [Pass, Pass]
     expect(a.rise).toBeNull()
@@ -225,9 +234,9 @@ describe('edges of the searched time, and orbits that never rise or never set', 
 
   test('a window starting just before a culmination keeps that culmination', () => {
     const sat = satelliteOf(ISS)
-    const [first] = findPasses(sat.satrec, sat.elements, { observer: SYDNEY, startMs: T0, endMs: T0 + DAY, minElevationDeg: 10 }).passes as [Pass]
+    const [first] = findPasses(sat.catalog, sat.index, { observer: SYDNEY, startMs: T0, endMs: T0 + DAY, minElevationDeg: 10 }).passes as [Pass]
     const startMs = first.culmination.instantMs - 20_000
-    const [cut] = findPasses(sat.satrec, sat.elements, { observer: SYDNEY, startMs, endMs: startMs + DAY, minElevationDeg: 10 }).passes as [Pass]
+    const [cut] = findPasses(sat.catalog, sat.index, { observer: SYDNEY, startMs, endMs: startMs + DAY, minElevationDeg: 10 }).passes as [Pass]
     expect(cut.rise).toBeNull()
     expect(Math.abs(cut.culmination.instantMs - first.culmination.instantMs)).toBeLessThan(20)
     expect(cut.culmination.elevationDeg).toBeCloseTo(first.culmination.elevationDeg, 6)
@@ -235,7 +244,7 @@ describe('edges of the searched time, and orbits that never rise or never set', 
 
   test('a geostationary satellite above the threshold never sets: one pass over the whole window', () => {
     const sat = satelliteOf(ASTRA_1KR)
-    const { passes } = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs: T0, endMs: T0 + 3 * DAY, minElevationDeg: 10 })
+    const { passes } = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: T0, endMs: T0 + 3 * DAY, minElevationDeg: 10 })
     expect(passes.length).toBe(1)
     const [p] = passes as [Pass]
     expect([p.rise, p.set, p.startMs, p.endMs]).toEqual([null, null, T0, T0 + 3 * DAY])
@@ -247,14 +256,14 @@ describe('edges of the searched time, and orbits that never rise or never set', 
 
   test('a geostationary satellite below the threshold, and a LEO out of reach, never rise', () => {
     const astra = satelliteOf(ASTRA_1KR)
-    expect(findPasses(astra.satrec, astra.elements, { observer: LONGYEARBYEN, startMs: T0, endMs: T0 + 2 * DAY, minElevationDeg: 10 }).passes).toEqual([])
+    expect(findPasses(astra.catalog, astra.index, { observer: LONGYEARBYEN, startMs: T0, endMs: T0 + 2 * DAY, minElevationDeg: 10 }).passes).toEqual([])
     const iss = satelliteOf(ISS)
-    expect(findPasses(iss.satrec, iss.elements, { observer: SOUTH_POLE, startMs: T0, endMs: T0 + 2 * DAY, minElevationDeg: 0 }).passes).toEqual([])
+    expect(findPasses(iss.catalog, iss.index, { observer: SOUTH_POLE, startMs: T0, endMs: T0 + 2 * DAY, minElevationDeg: 0 }).passes).toEqual([])
   })
 
   test('threshold 90 leaves nothing (or passes of no duration) for a LEO', () => {
     const sat = satelliteOf(ISS)
-    const { passes } = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs: T0, endMs: T0 + 2 * DAY, minElevationDeg: 90 })
+    const { passes } = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: T0, endMs: T0 + 2 * DAY, minElevationDeg: 90 })
     for (const p of passes) expect(p.endMs - p.startMs).toBeLessThan(100)
   })
 })
@@ -262,11 +271,11 @@ describe('edges of the searched time, and orbits that never rise or never set', 
 describe('visibility', () => {
   test('visible windows lie within their pass and hold the rule at their inside and not just outside', () => {
     const sat = satelliteOf(ISS)
-    const { passes } = findPasses(sat.satrec, sat.elements, { observer: SYDNEY, startMs: T0, endMs: T0 + 3 * DAY, minElevationDeg: 10 })
+    const { passes } = findPasses(sat.catalog, sat.index, { observer: SYDNEY, startMs: T0, endMs: T0 + 3 * DAY, minElevationDeg: 10 })
     const visibleAt = (ms: number) => {
       const instant = new Date(ms)
       const gmst = siderealTimeRad(instant)
-      const position = positionAt(sat.satrec, sat.elements, instant, gmst)
+      const position = positionAt(sat.catalog, sat.index, instant, gmst)
       if (!position.ok) return false
       const sun = sunPositionAu(instant)
       return (
@@ -307,7 +316,7 @@ describe('visibility', () => {
       const magnitudeAt = (ms: number): number | null => {
         const instant = new Date(ms)
         const gmst = siderealTimeRad(instant)
-        const position = positionAt(sat.satrec, sat.elements, instant, gmst)
+        const position = positionAt(sat.catalog, sat.index, instant, gmst)
         if (!position.ok) return null
         const sun = sunPositionAu(instant)
         if (!isSunlit(position.state.eciKm, sun)) return null
@@ -319,7 +328,7 @@ describe('visibility', () => {
       const seenAt = (ms: number) => {
         const instant = new Date(ms)
         const gmst = siderealTimeRad(instant)
-        const position = positionAt(sat.satrec, sat.elements, instant, gmst)
+        const position = positionAt(sat.catalog, sat.index, instant, gmst)
         return position.ok && sunAltitudeDeg(c.observer, sunPositionAu(instant), gmst) <= -6 && lookAngles(c.observer, position.state.eciKm, gmst).elevationDeg >= c.threshold - 0.002
       }
       // Decided on the magnitude to 0.01, as the answers give it.
@@ -327,7 +336,7 @@ describe('visibility', () => {
         const m = magnitudeAt(ms)
         return m !== null && Math.round(m * 100) / 100 <= c.magnitudeLimit && seenAt(ms)
       }
-      const { passes } = findPasses(sat.satrec, sat.elements, {
+      const { passes } = findPasses(sat.catalog, sat.index, {
         observer: c.observer,
         startMs: T0,
         endMs: T0 + 3 * DAY,
@@ -364,7 +373,7 @@ describe('visibility', () => {
   test('a window can open at dusk: where the Sun reaches -6° at the observer', () => {
     // METOP-B over Paris on 1 June 2026 around 20:27Z: sunlit and above 10° before the sky is dark enough.
     const sat = satelliteOf(38771)
-    const { passes } = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs: T0, endMs: T0 + 3 * DAY, minElevationDeg: 10 })
+    const { passes } = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: T0, endMs: T0 + 3 * DAY, minElevationDeg: 10 })
     const sunAt = (ms: number) => sunAltitudeDeg(PARIS, sunPositionAu(new Date(ms)), siderealTimeRad(new Date(ms)))
     const atDusk = passes.flatMap((p) => p.visible.filter((w) => w.fromMs > p.startMs && Math.abs(sunAt(w.fromMs) + 6) < 0.001))
     expect(atDusk.length).toBe(1)
@@ -380,13 +389,18 @@ describe('stale elements: passes only where positions exist', () => {
     const sat = synthetic({ noradId: 90101, epochMs, meanMotionRevPerDay: 16.2, bstar: ' 10000-1' })
     const startMs = epochMs - 2 * DAY
     const endMs = epochMs + 4 * DAY
-    const search = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs, endMs, minElevationDeg: 0 })
+    const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs, endMs, minElevationDeg: 0 })
     expect(search.anyPosition).toBe(true)
-    expect(search.noPosition.length).toBe(1)
-    const [gap] = search.noPosition
+    // Before the epoch, drag run backwards raises the orbit past the plausible ceiling (apogee height + 10 % + 200 km).
+    const gap = search.noPosition.at(-1)
+    for (const before of search.noPosition.slice(0, -1)) {
+      expect(before.toMs).toBeLessThan(epochMs)
+      expect(before.reason).toContain('above the highest plausible for these elements')
+    }
     expect(gap!.toMs).toBe(endMs)
     expect(gap!.fromMs).toBeGreaterThan(epochMs)
-    expect(gap!.reason).toStartWith('elements are 1 day old and ')
+    expect(gap!.reason).toStartWith('decayed at 2026-05-31T')
+    expect(gap!.reason).toEndWith('no later positions')
     // The edge is located to within 20 ms: a position just before, none just after.
     expect(elevationAt(sat, PARIS, gap!.fromMs - 20)).not.toBeNull()
     expect(elevationAt(sat, PARIS, gap!.fromMs)).toBeNull()
@@ -399,12 +413,13 @@ describe('stale elements: passes only where positions exist', () => {
     const sat = synthetic({ noradId: 90102, epochMs, meanMotionRevPerDay: 15.5, bstar: '-99999-1' })
     const startMs = epochMs - 5 * DAY
     const endMs = epochMs + 7 * DAY
-    const search = findPasses(sat.satrec, sat.elements, { observer: SYDNEY, startMs, endMs, minElevationDeg: 0 })
+    const search = findPasses(sat.catalog, sat.index, { observer: SYDNEY, startMs, endMs, minElevationDeg: 0 })
     // Before: none. Then positions; as the orbit decays its perigee dips below the ground first, then all of it.
     const gaps = search.noPosition
     expect(gaps.length).toBeGreaterThanOrEqual(2)
     expect(gaps[0]!.fromMs).toBe(startMs)
-    expect(gaps[0]!.reason).toStartWith('the instant is 5 days before the elements')
+    expect(gaps[0]!.reason).toStartWith('SGP4 finds the satellite below the surface')
+    expect(gaps.at(-1)!.reason).toStartWith('decayed at ')
     expect(gaps.at(-1)!.toMs).toBe(endMs)
     for (const gap of gaps) {
       if (gap.fromMs > startMs) expect(elevationAt(sat, SYDNEY, gap.fromMs - 20)).not.toBeNull()
@@ -426,17 +441,34 @@ describe('stale elements: passes only where positions exist', () => {
   test('no position anywhere in the window', () => {
     const epochMs = Date.UTC(2026, 4, 30, 12)
     const sat = synthetic({ noradId: 90103, epochMs, meanMotionRevPerDay: 16.2, bstar: ' 10000-1' })
-    const search = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs: epochMs + 10 * DAY, endMs: epochMs + 11 * DAY, minElevationDeg: 10 })
+    const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: epochMs + 10 * DAY, endMs: epochMs + 11 * DAY, minElevationDeg: 10 })
     expect(search.anyPosition).toBe(false)
     expect(search.passes).toEqual([])
-    expect(search.noPosition).toEqual([{ fromMs: epochMs + 10 * DAY, toMs: epochMs + 11 * DAY, reason: expect.stringMatching(/^elements are 10 days old and /) }])
+    expect(search.noPosition).toEqual([{ fromMs: epochMs + 10 * DAY, toMs: epochMs + 11 * DAY, reason: expect.stringMatching(/^decayed at 2026-05-31T.*no later positions$/) }])
+  })
+
+  test('elements past the age limit: no positions beyond 30 days from the epoch, whatever the orbit', () => {
+    const epochMs = Date.UTC(2026, 4, 30, 12)
+    const sat = synthetic({ noradId: 90104, epochMs, meanMotionRevPerDay: 14.2, bstar: ' 10000-4' })
+    const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: epochMs + 29 * DAY, endMs: epochMs + 31 * DAY, minElevationDeg: 10 })
+    expect(search.noPosition).toEqual([
+      {
+        fromMs: expect.any(Number),
+        toMs: epochMs + 31 * DAY,
+        reason: 'the elements are 30 days old at this instant (epoch 2026-05-30T12:00:00.000Z); positions are given within 30 days of the epoch (--max-element-age)',
+      },
+    ])
+    // The edge is located to within 20 ms after the limit.
+    expect(search.noPosition[0]!.fromMs - (epochMs + 30 * DAY)).toBeWithin(1, 21)
+    expect(search.passes.length).toBeGreaterThan(0)
+    for (const p of search.passes) expect(p.endMs).toBeLessThanOrEqual(epochMs + 30 * DAY)
   })
 })
 
 test('a 10-day ISS search (timing printed, not asserted)', () => {
   const sat = satelliteOf(ISS)
   const started = performance.now()
-  const { passes, stepMs } = findPasses(sat.satrec, sat.elements, { observer: PARIS, startMs: T0, endMs: T0 + 10 * DAY, minElevationDeg: 10 })
+  const { passes, stepMs } = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: T0, endMs: T0 + 10 * DAY, minElevationDeg: 10 })
   const elapsed = performance.now() - started
   console.log(`findPasses: ISS over Paris, 10 days, step ${stepMs / 1000} s: ${passes.length} passes in ${elapsed.toFixed(1)} ms`)
   expect(passes.length).toBeGreaterThan(30)

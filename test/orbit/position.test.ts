@@ -10,11 +10,11 @@ describe('recentPositionAt', () => {
     const iss = catalog.get(25544)!
     const instant = new Date(Date.UTC(2026, 4, 31, 6, 0, 0, 123))
     const first = recentPositionAt(catalog, iss, instant)
-    expect(first).toEqual(positionAt(catalog.satrecOf(iss), iss.elements, instant, siderealTimeRad(instant)))
+    expect(first).toEqual(positionAt(catalog, catalog.indexOf(iss.noradId)!, instant, siderealTimeRad(instant)))
     expect(recentPositionAt(catalog, iss, new Date(instant.getTime()))).toBe(first)
     const next = recentPositionAt(catalog, iss, new Date(instant.getTime() + 1))
     expect(next).not.toBe(first)
-    expect(next).toEqual(positionAt(catalog.satrecOf(iss), iss.elements, new Date(instant.getTime() + 1), siderealTimeRad(new Date(instant.getTime() + 1))))
+    expect(next).toEqual(positionAt(catalog, catalog.indexOf(iss.noradId)!, new Date(instant.getTime() + 1), siderealTimeRad(new Date(instant.getTime() + 1))))
   })
 
   test('satellites sharing a slot, and a new catalogue, are never confused', async () => {
@@ -25,7 +25,7 @@ describe('recentPositionAt', () => {
     const pair = ids.find((id) => catalog.get(id + 256) !== undefined)!
     for (const id of [pair, pair + 256, pair, pair + 256]) {
       const satellite = catalog.get(id)!
-      expect(recentPositionAt(catalog, satellite, instant)).toEqual(positionAt(catalog.satrecOf(satellite), satellite.elements, instant, siderealTimeRad(instant)))
+      expect(recentPositionAt(catalog, satellite, instant)).toEqual(positionAt(catalog, catalog.indexOf(satellite.noradId)!, instant, siderealTimeRad(instant)))
     }
     const copy = buildCatalog([{ group: 'copy', elements: [catalog.get(pair)!.elements] }], { source: 'snapshot', obtainedAtMs: 0 }, 0)
     const fromCopy = recentPositionAt(copy, copy.get(pair)!, instant)

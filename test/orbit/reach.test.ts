@@ -6,12 +6,14 @@ import { findNearby, type NearbyQuery } from '../../src/orbit/nearby.ts'
 import { NearbyEngine } from '../../src/orbit/nearby-engine.ts'
 import { siderealTimeRad } from '../../src/orbit/position.ts'
 import { centreBound, MAX_ECCENTRICITY, type MeanArc, meanArc, minutesSinceEpoch, reachable, type ReachObserver } from '../../src/orbit/reach.ts'
+import { NO_AGE_LIMIT } from '../../src/orbit/validity.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 import { edgeQueries, extremeQueries, nearbyQuery, random } from '../helpers/nearby.ts'
 
 let catalog: Catalog
 beforeAll(async () => {
-  catalog = await embeddedCatalog()
+  // Months from the epochs too: no age limit (decay and plausibility still apply).
+  catalog = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
 })
 
 const DEG = Math.PI / 180

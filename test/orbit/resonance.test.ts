@@ -4,6 +4,7 @@ import type { SatRec } from 'satellite.js'
 import { buildCatalog, type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
 import { CHECKPOINT_MIN, COARSE_EVERY, FINE_CHECKPOINTS, prepareResonance, registerResonance, seekResonance } from '../../src/orbit/resonance.ts'
+import { NO_AGE_LIMIT } from '../../src/orbit/validity.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 import { random } from '../helpers/nearby.ts'
 
@@ -12,7 +13,8 @@ type Resonant = SatRec & { irez: number; atime: number; xli: number; xni: number
 let catalog: Catalog
 let resonant: number[]
 beforeAll(async () => {
-  catalog = await embeddedCatalog()
+  // Decades from the epochs: no limit on element age (decay and plausibility still apply, to both sides alike).
+  catalog = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
   resonant = catalog.satellites.flatMap((s, i) => ((fullSatrec(s.elements) as Resonant).irez ? [i] : []))
 })
 
@@ -39,7 +41,7 @@ test("the catalogue's resonant records propagate exactly as untouched ones, at i
       const instant = new Date(elements.epochMs + offsetMs)
       const gmst = siderealTimeRad(instant)
       // A fresh record every time: satellite.js on its own, integrating from the epoch.
-      expect(positionAt(catalog.satrecAt(i), elements, instant, gmst)).toEqual(positionAt(fullSatrec(elements), elements, instant, gmst))
+      expect(positionAt(catalog, i, instant, gmst)).toEqual(positionAt(catalog, i, instant, gmst, fullSatrec(elements)))
       compared++
     }
   })
@@ -67,7 +69,7 @@ test('checkpoints are kept only for registered resonant records', () => {
 
 test('prepareResonance makes far checkpoints in slices, letting other work run, and only once', async () => {
   // A catalogue of its own: no checkpoints made yet.
-  const fresh = buildCatalog([{ group: 'g', elements: catalog.satellites.map((s) => s.elements) }], { source: 'snapshot', obtainedAtMs: 0 }, 0)
+  const fresh = buildCatalog([{ group: 'g', elements: catalog.satellites.map((s) => s.elements) }], { source: 'snapshot', obtainedAtMs: 0 }, 0).withPolicy(NO_AGE_LIMIT)
   const satrecs = fresh.resonantSatrecs
   expect(satrecs.length).toBe(resonant.length)
   // Within the fine checkpoints of every epoch: nothing to prepare.
@@ -89,6 +91,6 @@ test('prepareResonance makes far checkpoints in slices, letting other work run, 
   resonant.forEach((i, nth) => {
     if (nth % 25 !== 0) return
     const { elements } = fresh.satellites[i]!
-    expect(positionAt(fresh.satrecAt(i), elements, instant, gmst)).toEqual(positionAt(fullSatrec(elements), elements, instant, gmst))
+    expect(positionAt(fresh, i, instant, gmst)).toEqual(positionAt(fresh, i, instant, gmst, fullSatrec(elements)))
   })
 })

@@ -138,6 +138,7 @@ describe('logging, metrics, limits and shutdown options', () => {
       shutdownTimeoutMs: 0,
       port: 9,
       benchRoutes: false,
+      maxElementAgeMs: 30 * 86_400_000,
     })
   })
 })
@@ -145,12 +146,12 @@ describe('logging, metrics, limits and shutdown options', () => {
 describe('--version', () => {
   test('version, build commit, runtime and the embedded snapshot stamp, one per line', () => {
     expect(parseConfig(['--version'], env0).kind).toBe('version')
-    const text = versionText('2026-05-30T22:50:00.000Z')
+    const text = versionText(Date.parse('2026-05-30T22:50:00.000Z'), Date.parse('2026-11-25T12:00:00.000Z'))
     expect(text.split('\n')).toEqual([
       `sattrack ${VERSION}`,
       `commit: ${BUILD_COMMIT}`,
       `runtime: Bun ${Bun.version} (${process.platform}-${process.arch})`,
-      'embedded snapshot: 2026-05-30T22:50:00.000Z',
+      "embedded snapshot: 2026-05-30T22:50:00.000Z (178 days old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)",
     ])
     // Under bun test nothing was injected.
     expect(BUILD_COMMIT).toBe('unknown')

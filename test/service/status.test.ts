@@ -24,6 +24,16 @@ function catalogOf(groups: Record<string, ReturnType<typeof syntheticGroup>>, or
 const quiet = { info() {}, warn() {}, error() {} }
 
 describe('GET /api/v1/service/status', () => {
+  test('stale data: the freshness says so, and what to do', async () => {
+    const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
+    const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const { freshness } = (await request(app, '/api/v1/service/status')).body.catalog
+    expect(freshness).toMatchObject({ dataAgeDays: 39, withinAgeLimit: 0, stale: true })
+    expect(freshness.summary).toStartWith(`Data of ${new Date(NOW - 39 * DAY).toISOString().slice(0, 10)}, 39 days old: 0 of 1 satellites`)
+    for (const way of ['--refresh-url', '--snapshot', 'make snapshot', `time=${new Date(NOW - 39 * DAY).toISOString()}`]) expect(freshness.advice).toContain(way)
+  })
+
   test('reports the catalogue: source, counts per group, load time and element ages', async () => {
     // Three epochs: 1, 3 and 20 days before NOW.
     const records = [
@@ -46,6 +56,17 @@ describe('GET /api/v1/service/status', () => {
         loadedAt: new Date(NOW - 60_000).toISOString(),
         obtainedAt: new Date(NOW - DAY).toISOString(),
         epochs: { oldest: new Date(NOW - 20 * DAY).toISOString(), newest: new Date(NOW - DAY).toISOString(), medianAgeDays: 3 },
+        freshness: {
+          obtainedAt: new Date(NOW - DAY).toISOString(),
+          dataAgeDays: 1,
+          maxElementAgeDays: 30,
+          withinAgeLimit: 3,
+          stale: false,
+          summary:
+            `Data of ${new Date(NOW - DAY).toISOString().slice(0, 10)}, 1 day old: 3 of 3 satellites have elements that can give a position now ` +
+            "(positions are given within 30 days of each element set's epoch).",
+          advice: null,
+        },
       },
       refresh: {
         enabled: false,
@@ -180,5 +201,19 @@ describe('a swap under concurrent requests', () => {
     expect(freshSeen).toBeGreaterThan(0)
     expect(oldSeen + freshSeen).toBe(answers.length)
     expect(answers.length).toBeGreaterThan(3)
+  })
+})
+
+describe('the OpenAPI description', () => {
+  test('states the validity rules and the data’s date and age at start, as the status does', async () => {
+    const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
+    const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const { description } = (await request(app, '/openapi/json')).body.info
+    const { summary } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
+    expect(description).toContain('--max-element-age')
+    expect(description).toContain('below 80 km')
+    expect(description).toContain('`metadata.leftOut`')
+    expect(description).toEndWith(`At start: ${summary}`)
   })
 })

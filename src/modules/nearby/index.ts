@@ -3,6 +3,7 @@ import { Elysia } from 'elysia'
 import type { Catalog } from '../../catalog/catalog.ts'
 import type { NearbyQuery, NearbyResult } from '../../orbit/nearby.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../orbit/nearby-engine.ts'
+import { describeLimit } from '../../orbit/validity.ts'
 import { prepareResonance } from '../../orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
@@ -48,11 +49,34 @@ export function nearbyAnswer(
     geoposition: query.mode === 'extended',
   })
   const extended = query.mode === 'extended'
+  const ms = instant.getTime()
+  const leftOut = catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i))
+  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
+  const notice = leftOutNotice(catalog, leftOut, ms)
   return {
-    metadata: { total: entries.length, mode: extended ? ('extended' as const) : ('basic' as const), magnitudeLimit: query['magnitude-limit'] },
+    metadata: {
+      total: entries.length,
+      mode: extended ? ('extended' as const) : ('basic' as const),
+      magnitudeLimit: query['magnitude-limit'],
+      leftOut,
+      maxElementAgeDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000,
+      ...(notice === null ? {} : { notice }),
+    },
     observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
-    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended)),
+    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended, ms)),
   }
+}
+
+/** When at least half the catalogue is left out for its elements' age: why, and what to do; else null. */
+function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
+  if (leftOut.elementAge * 2 < catalog.size || catalog.size === 0) return null
+  const limit = describeLimit(catalog.validity.policy.maxElementAgeMs!)
+  const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
+  const side = instantMs >= catalog.origin.obtainedAtMs ? 'newer' : 'older'
+  return (
+    `${leftOut.elementAge} of ${catalog.size} satellites are left out: their elements are more than ${limit} from ${new Date(instantMs).toISOString()} ` +
+    `(the data was obtained ${obtained}). Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
+  )
 }
 
 export interface NearbyOptions {
@@ -89,7 +113,9 @@ export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOpt
         tags: ['satellites'],
         summary: 'Satellites above an observer',
         description:
-          'Every satellite with a position at or above `elevation-threshold`, highest first. `magnitude`: the estimated apparent visual magnitude (null when the satellite is in the Earth\'s shadow), from its standard magnitude (published values for the ISS, the Chinese station, HST...; defaults by name family, R/B and DEB, and orbit class: see the README), range and phase angle (Lambertian sphere). `visible`: visible to the naked eye, i.e. sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit`.',
+          'Every satellite with a position at or above `elevation-threshold`, highest first. `magnitude`: the estimated apparent visual magnitude (null when the satellite is in the Earth\'s shadow), from its standard magnitude (published values for the ISS, the Chinese station, HST...; defaults by name family, R/B and DEB, and orbit class: see the README), range and phase angle (Lambertian sphere). `visible`: visible to the naked eye, i.e. sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit`. ' +
+          'Satellites whose elements are too far from the instant (--max-element-age) or that have decayed by then are not considered: ' +
+          '`metadata.leftOut` counts them, and `metadata.notice` says what to do when they are most of the catalogue.',
       },
     },
   )

@@ -2,7 +2,7 @@
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NearbyEntry } from '../../orbit/nearby.ts'
-import { OrbitalParamsSchema } from '../satellites/model.ts'
+import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
 
 const basicFields = {
   noradId: Type.Integer(),
@@ -23,6 +23,7 @@ const basicFields = {
   observerDaytime: t.Boolean({ description: "the Sun's centre above -0.833° at the observer" }),
   satelliteSunlit: t.Boolean({ description: "not in the Earth's umbra" }),
   epoch: t.String({ format: 'date-time', description: "The element set's epoch" }),
+  elementAgeDays: t.Number({ description: ELEMENT_AGE_DESCRIPTION }),
 }
 
 export const NearbyEntrySchema = t.Object({
@@ -44,6 +45,15 @@ export const NearbyResponseSchema = t.Object({
     total: Type.Integer(),
     mode: t.Union([t.Literal('basic'), t.Literal('extended')]),
     magnitudeLimit: t.Number({ description: 'The faintest magnitude counted as visible (`magnitude-limit`)' }),
+    leftOut: t.Object(
+      {
+        elementAge: Type.Integer({ description: 'Satellites whose elements are further from this instant than the age limit' }),
+        decayed: Type.Integer({ description: 'Satellites decayed by this instant' }),
+      },
+      { description: 'Satellites of the catalogue not considered at all, by reason (wherever they are in the sky)' },
+    ),
+    maxElementAgeDays: t.Nullable(t.Number({ description: 'The age limit on element sets, days (--max-element-age); null: none' })),
+    notice: t.Optional(t.String({ description: 'When most of the catalogue is left out: why, and what to do' })),
   }),
   observer: t.Object({
     latitude: t.Number({ description: 'degrees, as requested' }),
@@ -54,7 +64,7 @@ export const NearbyResponseSchema = t.Object({
   satellites: t.Array(NearbyEntrySchema),
 })
 
-export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean) {
+export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number) {
   const { satellite } = entry
   const basic = {
     noradId: satellite.noradId,
@@ -70,6 +80,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
     observerDaytime,
     satelliteSunlit: entry.sunlit,
     epoch: satellite.epoch,
+    elementAgeDays: elementAgeDaysAt(satellite, instantMs),
   }
   if (!extended) return basic
   return {

@@ -5,7 +5,7 @@ import { findPasses } from '../../orbit/passes.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
-import { ErrorSchema, iso } from '../satellites/model.ts'
+import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
 const MS_PER_DAY = 86_400_000
@@ -38,7 +38,7 @@ const DESCRIPTION = `Every pass of the satellite over the observer between \`tim
 - **Never rises**: \`data\` is empty.
 - \`visible\`: visible to the naked eye at some moment of the pass: the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer, and its estimated magnitude is at or below \`magnitude-limit\` (default 4.5; the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
 - **Brightness**: \`culmination.magnitude\` is the estimated apparent magnitude at the highest point (null in the Earth's shadow); \`brightest\` is the brightest moment while sunlit in a dark sky (null when never), so a pass is visible exactly when \`brightest.magnitude\` is at or below the limit. Magnitudes follow from the satellite's standard magnitude (\`metadata.standardMagnitude\`: published for the ISS, the Chinese station, HST...; otherwise defaults by name family, R/B and DEB, and orbit class: see the README), the range and the phase angle (Lambertian sphere), and are good to about ±1.
-- **Stale elements**: passes are looked for only where the satellite has a position (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
+- **Stale elements**: passes are looked for only where the satellite has a position: within the age limit from its elements' epoch (\`--max-element-age\`, 30 days by default), before its decay, where SGP4 gives a state at a plausible height (80 km up to the elements' apogee height + 10 % + 200 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
 
 export function passesModule(context: ModuleContext) {
   const { store, clock } = context
@@ -51,7 +51,7 @@ export function passesModule(context: ModuleContext) {
       const startMs = instantOf(query.time, clock).getTime()
       const endMs = startMs + query.days * MS_PER_DAY
       const standard = standardMagnitude(satellite).magnitude
-      const search = findPasses(catalog.satrecOf(satellite), satellite.elements, {
+      const search = findPasses(catalog, catalog.indexOf(satellite.noradId)!, {
         observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
         startMs,
         endMs,
@@ -72,6 +72,7 @@ export function passesModule(context: ModuleContext) {
           noradId: satellite.noradId,
           name: satellite.name,
           epoch: iso(satellite.elements.epochMs),
+          elementAgeDays: elementAgeDaysAt(satellite, startMs),
           observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude },
           from: iso(startMs),
           to: iso(endMs),

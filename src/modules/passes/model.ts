@@ -65,6 +65,7 @@ export const PassesResponseSchema = t.Object({
     noradId: Type.Integer(),
     name: t.String(),
     epoch: isoInstant("The element set's epoch (predictions degrade as the search moves away from it)"),
+    elementAgeDays: t.Number({ description: "Days from the element set's epoch to `from` (negative before it); no passes beyond the age limit (--max-element-age)" }),
     observer: t.Object({
       latitude: t.Number(),
       longitude: t.Number(),

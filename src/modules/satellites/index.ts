@@ -10,6 +10,7 @@ import {
   BatchGeopositionSchema,
   ErrorSchema,
   geopositionJson,
+  elementAgeDaysAt,
   IssSchema,
   SatelliteListSchema,
   SatelliteOneSchema,
@@ -159,9 +160,9 @@ export function satellitesModule(context: ModuleContext) {
         const { query } = batchRoute.read(ctx.query)
         const catalog = store.current
         const instant = instantOf(query.time, clock)
-        const { found, missing, noPosition } = positionsAt(catalog, query.ids, instant)
+        const { found, missing, noPosition, noPositionReasons } = positionsAt(catalog, query.ids, instant)
         const data = found.map(({ satellite, state }) => satellitePositionJson(satellite, state, instant))
-        return { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition } }
+        return { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition, noPositionReasons } }
       },
       {
         ...batchRoute.hooks,
@@ -186,7 +187,7 @@ export function satellitesModule(context: ModuleContext) {
         const state = requirePosition(catalog, satellite, instant)
         return {
           data: { ...satelliteJson(satellite), geoposition: geopositionJson(state) },
-          metadata: { total: 1 as const, datetime: instant.toISOString() },
+          metadata: { total: 1 as const, datetime: instant.toISOString(), elementAgeDays: elementAgeDaysAt(satellite, instant.getTime()) },
         }
       },
       {

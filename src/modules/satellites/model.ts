@@ -51,6 +51,13 @@ export const SatelliteSchema = t.Object({
   orbitalParams: t.Nullable(OrbitalParamsSchema),
 })
 
+export const ELEMENT_AGE_DESCRIPTION = "Days from the element set's epoch to this instant (negative before it): positions are given within the age limit only (--max-element-age)"
+
+/** Days from a satellite's epoch to an instant, to the thousandth (the `elementAgeDays` of every position). */
+export function elementAgeDaysAt(satellite: Satellite, instantMs: number): number {
+  return Math.round(((instantMs - satellite.elements.epochMs) / 86_400_000) * 1000) / 1000
+}
+
 export const GeopositionSchema = t.Object({
   latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
   longitude: t.Number({ description: 'degrees, -180..180' }),
@@ -65,6 +72,7 @@ export const SatellitePositionSchema = t.Object({
   epoch: isoInstant("The element set's epoch"),
   datetime: isoInstant('The instant of the position'),
   altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
+  elementAgeDays: t.Number({ description: ELEMENT_AGE_DESCRIPTION }),
 })
 
 export const SatelliteListSchema = t.Object({
@@ -77,6 +85,14 @@ export const SatelliteListSchema = t.Object({
   }),
 })
 
+export const NoPositionReasonSchema = t.Object({
+  noradId: Type.Integer(),
+  kind: t.Union([t.Literal('element-age'), t.Literal('decayed'), t.Literal('sgp4'), t.Literal('implausible')], {
+    description: 'element-age: beyond the age limit; decayed: at or after the decay instant; sgp4: SGP4 gives no state; implausible: a height outside the plausible range',
+  }),
+  reason: t.String(),
+})
+
 export const BatchGeopositionSchema = t.Object({
   data: t.Array(SatellitePositionSchema, { description: 'One entry per requested satellite that has a position, in the order of ids' }),
   metadata: t.Object({
@@ -86,6 +102,7 @@ export const BatchGeopositionSchema = t.Object({
     noPosition: t.Array(Type.Integer(), {
       description: 'Requested ids in the catalogue without a valid position at that instant (see the API rule), in the order of ids',
     }),
+    noPositionReasons: t.Array(NoPositionReasonSchema, { description: 'Why each id of noPosition has none, in the same order' }),
   }),
 })
 
@@ -96,7 +113,11 @@ export const SatelliteOneSchema = t.Object({
 
 export const IssSchema = t.Object({
   data: t.Composite([SatelliteSchema, t.Object({ geoposition: GeopositionSchema })]),
-  metadata: t.Object({ total: Type.Integer({ minimum: 1, maximum: 1 }), datetime: isoInstant('The instant of the position') }),
+  metadata: t.Object({
+    total: Type.Integer({ minimum: 1, maximum: 1 }),
+    datetime: isoInstant('The instant of the position'),
+    elementAgeDays: t.Number({ description: ELEMENT_AGE_DESCRIPTION }),
+  }),
 })
 
 export const iso = (ms: number) => new Date(ms).toISOString()
@@ -123,6 +144,7 @@ export function satellitePositionJson(satellite: Satellite, state: SatelliteStat
     epoch: satellite.epoch,
     datetime: instant.toISOString(),
     altitude: state.altitudeKm,
+    elementAgeDays: elementAgeDaysAt(satellite, instant.getTime()),
   }
 }
 

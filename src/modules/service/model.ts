@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Catalog } from '../../catalog/catalog.ts'
 import type { RefreshStatus } from '../../catalog/refresh.ts'
+import { freshness } from '../../orbit/freshness.ts'
 import { iso } from '../satellites/model.ts'
 
 const isoOrNull = (description: string) => t.Nullable(t.String({ format: 'date-time', description }))
@@ -23,6 +24,18 @@ export const CatalogStatusSchema = t.Object(
       newest: isoOrNull('The newest element-set epoch'),
       medianAgeDays: t.Nullable(t.Number({ description: 'Median element age now, days' })),
     }),
+    freshness: t.Object(
+      {
+        obtainedAt: t.String({ format: 'date-time', description: 'When the data was obtained upstream' }),
+        dataAgeDays: t.Number({ description: 'Days since then' }),
+        maxElementAgeDays: t.Nullable(t.Number({ description: 'The age limit on element sets, days (--max-element-age); null: none' })),
+        withinAgeLimit: Type.Integer({ description: 'Satellites whose elements can give a position now' }),
+        stale: t.Boolean({ description: 'Fewer than half the satellites can (with no limit: data over 30 days old)' }),
+        summary: t.String({ description: "The data's date and age, and what it means for positions now" }),
+        advice: t.Nullable(t.String({ description: 'When stale: how to load newer data, or look at the data’s own time' })),
+      },
+      { description: "The data's age now and what it means: the same text as the page and the start log" },
+    ),
   },
   { description: 'The catalogue in use' },
 )
@@ -66,6 +79,7 @@ export function catalogStatusJson(catalog: Catalog, nowMs: number) {
       newest: stats ? iso(stats.newestMs) : null,
       medianAgeDays: stats ? Math.round(stats.medianAgeDays * 1000) / 1000 : null,
     },
+    freshness: freshness(catalog, nowMs),
   }
 }
 

@@ -101,9 +101,9 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           const catalog = store.current
           const instant = new Date(clock())
           const gmst = siderealTimeRad(instant)
-          const { found, missing, noPosition } = positionsAt(catalog, query.ids, instant, gmst)
+          const { found, missing, noPosition, noPositionReasons } = positionsAt(catalog, query.ids, instant, gmst)
           const data = found.map(({ satellite, state }) => streamPositionJson(satellite, state, instant, lookFor(observer, state.eciKm, gmst)))
-          return { event: 'positions', data: { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition } } }
+          return { event: 'positions', data: { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition, noPositionReasons } } }
         })
       },
       {
@@ -137,7 +137,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
             return { event: 'no-position', data: { noradId: params.noradId, datetime: instant.toISOString(), message: `satellite ${params.noradId} is no longer in the catalogue` } }
           }
           const gmst = siderealTimeRad(instant)
-          const result = positionAt(catalog.satrecOf(current), current.elements, instant, gmst)
+          const result = positionAt(catalog, catalog.indexOf(current.noradId)!, instant, gmst)
           if (!result.ok) {
             return { event: 'no-position', data: { noradId: current.noradId, datetime: instant.toISOString(), message: `no valid position: ${result.reason}` } }
           }

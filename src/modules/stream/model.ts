@@ -4,7 +4,7 @@ import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { SatelliteState } from '../../orbit/position.ts'
 import type { LookAngles } from '../../orbit/sky.ts'
-import { isoInstant, SatellitePositionSchema, satellitePositionJson } from '../satellites/model.ts'
+import { isoInstant, SatellitePositionSchema, satellitePositionJson, NoPositionReasonSchema } from '../satellites/model.ts'
 
 
 /** `data` of a `position` event (and of each entry of a `positions` event). */
@@ -33,6 +33,7 @@ export const StreamPositionsSchema = t.Object({
     datetime: isoInstant('The instant of every position'),
     missing: t.Array(Type.Integer(), { description: 'ids not in the catalogue' }),
     noPosition: t.Array(Type.Integer(), { description: 'ids without a valid position at that instant' }),
+    noPositionReasons: t.Array(NoPositionReasonSchema, { description: 'Why each id of noPosition has none, in the same order' }),
   }),
 })
 

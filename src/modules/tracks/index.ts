@@ -48,7 +48,7 @@ export function tracksModule(context: ModuleContext) {
       if (count > MAX_TRACK_POINTS) {
         throw new ApiError(400, `from, to and step give ${count} points; at most ${MAX_TRACK_POINTS} (raise step or shorten the interval)`)
       }
-      const track = groundTrack(catalog.satrecOf(satellite), satellite.elements, fromMs, toMs, stepMs)
+      const track = groundTrack(catalog, catalog.indexOf(satellite.noradId)!, fromMs, toMs, stepMs)
       if (track.points.length === 0) {
         throw new ApiError(
           422,

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { Satellite } from '../../catalog/catalog.ts'
 import type { GroundTrack, TrackLine } from '../../orbit/track.ts'
-import { isoInstant } from '../satellites/model.ts'
+import { elementAgeDaysAt, isoInstant } from '../satellites/model.ts'
 
 export const TrackPointSchema = t.Object({
   datetime: isoInstant('The sampled instant'),
@@ -23,6 +23,8 @@ export const TrackSchema = t.Object({
     step: Type.Integer({ description: 'seconds between samples' }),
     total: Type.Integer({ description: 'Points in data' }),
     omitted: Type.Integer({ description: 'Sampled instants without a valid position, left out of data' }),
+    omittedReason: t.Nullable(t.String({ description: 'Why the first omitted instant has no position (element age, decay, SGP4); null when none is omitted' })),
+    elementAgeDays: t.Number({ description: "Days from the element set's epoch to `from` (negative before it)" }),
   }),
 })
 
@@ -70,6 +72,8 @@ export function trackJson(satellite: Satellite, track: GroundTrack, fromMs: numb
       step: stepS,
       total: track.points.length,
       omitted: track.omitted,
+      omittedReason: track.firstOmissionReason,
+      elementAgeDays: elementAgeDaysAt(satellite, fromMs),
     },
   }
 }

@@ -1,0 +1,345 @@
+/**
+ * The instants an element set can support: positions are given only there.
+ *
+ * - **Element age.** Within `maxElementAgeMs` of the epoch (the policy; null:
+ *   no limit). SGP4's error grows by kilometres a day in low orbits, so a
+ *   position months from the epoch is fiction.
+ * - **Decay.** Not at or after the first instant the orbit's lowest possible
+ *   point is below FLOOR_KM (or SGP4's mean eccentricity leaves its range):
+ *   once decayed, every later instant is refused. For near-earth records the
+ *   lowest point is bounded in closed form from SGP4's secular mean elements
+ *   (`lowestHeightBoundKm`); deep-space records with a perigee below
+ *   DEEP_SPACE_WATCH_KM are watched by propagating them (`decayedAt`).
+ * - **Plausibility.** Each position's height is checked by `heightRefusal`:
+ *   at least FLOOR_KM and at most CEILING_FACTOR × the elements' apogee height
+ *   + CEILING_MARGIN_KM (SGP4's periodic terms stay far inside that).
+ *
+ * Decay instants are found lazily per satellite and remembered, on a fixed grid
+ * from the epoch, so an answer never depends on which instants were asked first.
+ */
+import { constants, type SatRec, sgp4 } from 'satellite.js'
+import type { ElementSet } from '../catalog/elements.ts'
+import { seekResonance } from './resonance.ts'
+
+export interface ValidityPolicy {
+  /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit. */
+  maxElementAgeMs: number | null
+}
+
+const DAY_MS = 86_400_000
+export const DEFAULT_MAX_ELEMENT_AGE_MS = 30 * DAY_MS
+export const DEFAULT_VALIDITY_POLICY: ValidityPolicy = { maxElementAgeMs: DEFAULT_MAX_ELEMENT_AGE_MS }
+/** `--max-element-age off`: decay and plausibility still apply. */
+export const NO_AGE_LIMIT: ValidityPolicy = { maxElementAgeMs: null }
+
+/**
+ * The decay floor, km. Below ~100 km a satellite re-enters within a revolution
+ * (the Kármán line; re-entry interface is usually put at 120 km), and SGP4's
+ * power-law atmosphere is not meant for it; 80 km is below every orbit that lasts.
+ */
+export const FLOOR_KM = 80
+export const CEILING_FACTOR = 1.1
+export const CEILING_MARGIN_KM = 200
+/** Deep-space records (periods of 225 min or more) whose perigee at the epoch is below this are watched for decay. */
+export const DEEP_SPACE_WATCH_KM = 1000
+
+export type RefusalKind = 'element-age' | 'decayed' | 'sgp4' | 'implausible'
+
+/** Why a satellite has no position at an instant. */
+export interface Refusal {
+  kind: RefusalKind
+  reason: string
+  /** For `decayed`: the decay instant, ms since 1970. */
+  decayMs?: number
+}
+
+const EARTH_EQUATORIAL_KM = 6378.137
+const SGP4_RADIUS_KM = constants.earthRadius
+const J2 = constants.j2
+const XKE = constants.xke
+const MU_KM3_S2 = constants.mu
+const MINUTE_MS = 60_000
+/** The decay search's grid step near the floor, and far from it, minutes. */
+const FINE_STEP_MIN = 60
+const COARSE_STEP_MIN = 360
+/** Above the floor by this much, the bound cannot reach the floor within a coarse step (checked against the fine grid in the tests). */
+const COARSE_MARGIN_KM = 300
+/** Further than this from the epoch (~200 years, beyond the API's range of instants) a record counts as clear of decay. */
+const MAX_SPAN_MIN = 1e8
+/** Decay instants are located to within this, minutes (a millisecond: the instants answers carry). */
+const DECAY_TOLERANCE_MIN = 1 / 60_000
+/** Deep-space decay watch: samples per orbit near the floor; a day's step while the mean perigee is DEEP_COARSE_MARGIN_KM above it. */
+const DEEP_SAMPLES_PER_ORBIT = 32
+const DEEP_COARSE_STEP_MIN = 1440
+const DEEP_COARSE_MARGIN_KM = 500
+
+const DECAY_BOUND = 1
+const DECAY_ECCENTRICITY = 2
+const DECAY_SGP4 = 3
+
+/**
+ * A lower bound on a near-earth record's geodetic height (km) at any point of
+ * its orbit `tsince` minutes from the epoch, from SGP4's secular terms (drag
+ * on the semi-major axis and eccentricity; the cc5 term's oscillation bounded
+ * by its amplitude), the long-period eccentricity term and the short-period
+ * radial terms; -Infinity where SGP4's mean eccentricity may leave [-0.001, 1)
+ * (its error 1) or the semi-major axis has decayed. Geodetic height ≥
+ * geocentric radius - the equatorial radius.
+ *
+ * `throughout`: a bound for every instant from the epoch to `tsince` (each
+ * drag term taken at its worst, |coefficient|·|t|ⁿ), which never increases
+ * with |tsince|.
+ */
+export function lowestHeightBoundKm(satrec: SatRec, tsince: number, throughout = false): number {
+  const t = throughout ? Math.abs(tsince) : tsince
+  const t2 = t * t
+  const abs = throughout ? Math.abs : (x: number) => x
+  let tempa = 1 - abs(satrec.cc1) * t
+  const tempe = abs(satrec.bstar * satrec.cc4) * t
+  let spread = 0
+  if (satrec.isimp !== 1) {
+    tempa -= abs(satrec.d2) * t2 + abs(satrec.d3) * t2 * t + abs(satrec.d4) * t2 * t2
+    spread = Math.abs(satrec.bstar * satrec.cc5) * (1 + Math.abs(satrec.sinmao))
+  }
+  const ratio = XKE / satrec.no
+  const am = Math.cbrt(ratio * ratio) * tempa * tempa
+  const emHigh = satrec.ecco + (throughout ? tempe : -tempe) + spread
+  const emLow = satrec.ecco - tempe - spread
+  if (!(tempa > 0) || !(emHigh < 1) || !(emLow >= -0.001)) return Number.NEGATIVE_INFINITY
+  const em = Math.max(1e-6, emHigh)
+  const lp = 1 / (am * (1 - em * em))
+  const e = em + Math.abs(lp * satrec.aycof)
+  if (!(e < 1)) return Number.NEGATIVE_INFINITY
+  const pl = am * (1 - e * e)
+  const temp1 = (0.5 * J2) / pl
+  const temp2 = temp1 / pl
+  const radius = am * (1 - e) * (1 - 1.5 * temp2 * Math.abs(satrec.con41)) - 0.5 * temp1 * Math.abs(satrec.x1mth2)
+  return radius * SGP4_RADIUS_KM - EARTH_EQUATORIAL_KM
+}
+
+/** The longest span from the epoch (minutes, to a minute) throughout which a near-earth record's bound stays at or above the floor. */
+export function clearSpanMin(satrec: SatRec): number {
+  const clear = (t: number) => lowestHeightBoundKm(satrec, t, true) >= FLOOR_KM
+  if (!clear(0)) return 0
+  let lo = 0
+  let hi = FINE_STEP_MIN
+  while (clear(hi)) {
+    lo = hi
+    hi *= 2
+    if (hi > MAX_SPAN_MIN) return MAX_SPAN_MIN
+  }
+  while (hi - lo > 1) {
+    const mid = (lo + hi) / 2
+    if (clear(mid)) lo = mid
+    else hi = mid
+  }
+  return Math.floor(lo)
+}
+
+/** The apogee height (km above the equatorial radius) of an element set's mean orbit. */
+export function apogeeHeightKm(elements: ElementSet): number {
+  const n = (elements.meanMotionRevPerDay * 2 * Math.PI) / 86_400
+  const a = Math.cbrt(MU_KM3_S2 / (n * n))
+  return a * (1 + elements.eccentricity) - EARTH_EQUATORIAL_KM
+}
+
+/** The highest plausible height of a position from these elements, km. */
+export function heightCeilingKm(elements: ElementSet): number {
+  return CEILING_FACTOR * Math.max(0, apogeeHeightKm(elements)) + CEILING_MARGIN_KM
+}
+
+function days(ms: number): string {
+  const d = ms / DAY_MS
+  return d >= 10 || d <= -10 ? d.toFixed(0) : d.toFixed(1)
+}
+
+/** "30 days", "12 hours": a limit as people say it. */
+export function describeLimit(ms: number): string {
+  if (ms % DAY_MS === 0) return `${ms / DAY_MS} day${ms === DAY_MS ? '' : 's'}`
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} hour${ms === 3_600_000 ? '' : 's'}`
+  return `${ms / 1000} s`
+}
+
+/** Days from the epoch to the instant (negative before the epoch). */
+export function elementAgeDays(elements: ElementSet, instantMs: number): number {
+  return (instantMs - elements.epochMs) / DAY_MS
+}
+
+/**
+ * The validity rules of one catalogue under one policy: per satellite (by
+ * index), the age window and the height ceiling, and the decay instant once it
+ * has been looked for.
+ */
+export class Validity {
+  readonly policy: ValidityPolicy
+  private readonly elements: readonly ElementSet[]
+  private readonly fromMs: Float64Array
+  private readonly toMs: Float64Array
+  private readonly ceilingKm: Float64Array
+  /** The last grid point (minutes from the epoch) known to be clear of decay; NaN: not looked at yet; Infinity: never decays. */
+  private readonly clearToMin: Float64Array
+  /** The decay instant (ms) once found, else Infinity. */
+  private readonly decayMs: Float64Array
+  private readonly decayKind: Uint8Array
+
+  constructor(elements: readonly ElementSet[], policy: ValidityPolicy) {
+    this.policy = policy
+    this.elements = elements
+    const n = elements.length
+    this.fromMs = new Float64Array(n)
+    this.toMs = new Float64Array(n)
+    this.ceilingKm = new Float64Array(n)
+    this.clearToMin = new Float64Array(n).fill(Number.NaN)
+    this.decayMs = new Float64Array(n).fill(Number.POSITIVE_INFINITY)
+    this.decayKind = new Uint8Array(n)
+    const age = policy.maxElementAgeMs ?? Number.POSITIVE_INFINITY
+    for (let i = 0; i < n; i++) {
+      const e = elements[i]!
+      this.fromMs[i] = e.epochMs - age
+      this.toMs[i] = e.epochMs + age
+      this.ceilingKm[i] = heightCeilingKm(e)
+    }
+  }
+
+  /** Whether satellite `i`'s elements are within the age limit at the instant. */
+  inAgeWindow(i: number, instantMs: number): boolean {
+    return instantMs >= this.fromMs[i]! && instantMs <= this.toMs[i]!
+  }
+
+  /** Why satellite `i` (SGP4 record `satrec`) has no position at the instant by age or decay, or null. */
+  refusalAt(i: number, satrec: SatRec, instantMs: number): Refusal | null {
+    if (!this.inAgeWindow(i, instantMs)) return this.ageRefusal(i, instantMs)
+    const decayMs = this.decayedBy(i, satrec, instantMs)
+    if (decayMs === null) return null
+    const why =
+      this.decayKind[i] === DECAY_ECCENTRICITY
+        ? "SGP4's mean eccentricity leaves its range"
+        : this.decayKind[i] === DECAY_SGP4
+          ? `SGP4 gives no position or one below ${FLOOR_KM} km`
+          : `the lowest point of its orbit is below ${FLOOR_KM} km`
+    return { kind: 'decayed', reason: `decayed at ${new Date(decayMs).toISOString()} (${why}); no later positions`, decayMs }
+  }
+
+  /** A refusal when a position's height is below the floor or above the ceiling, else null. */
+  heightRefusal(i: number, heightKm: number): Refusal | null {
+    if (heightKm >= FLOOR_KM && heightKm <= this.ceilingKm[i]!) return null
+    const height = `SGP4 gives a height of ${heightKm.toFixed(0)} km`
+    if (heightKm < FLOOR_KM) return { kind: 'implausible', reason: `${height}, below the ${FLOOR_KM} km floor` }
+    return {
+      kind: 'implausible',
+      reason: `${height}, above the highest plausible for these elements (${this.ceilingKm[i]!.toFixed(0)} km: apogee height ${apogeeHeightKm(this.elements[i]!).toFixed(0)} km + 10 % + 200 km)`,
+    }
+  }
+
+  /** Whether a height is within satellite `i`'s plausible range (the test of `heightRefusal`, without the message). */
+  plausibleHeight(i: number, heightKm: number): boolean {
+    return heightKm >= FLOOR_KM && heightKm <= this.ceilingKm[i]!
+  }
+
+  private ageRefusal(i: number, instantMs: number): Refusal {
+    const e = this.elements[i]!
+    const limit = describeLimit(this.policy.maxElementAgeMs!)
+    const epoch = new Date(e.epochMs).toISOString()
+    const offset = instantMs - e.epochMs
+    const how = offset >= 0 ? `the elements are ${days(offset)} days old at this instant` : `the instant is ${days(-offset)} days before the elements' epoch`
+    return {
+      kind: 'element-age',
+      reason: `${how} (epoch ${epoch}); positions are given within ${limit} of the epoch (--max-element-age)`,
+    }
+  }
+
+  /**
+   * The decay instant of satellite `i` when it is at or before `instantMs`,
+   * else null. Looks further along the satellite's grid only as far as asked.
+   */
+  decayedBy(i: number, satrec: SatRec, instantMs: number): number | null {
+    const epochMs = this.elements[i]!.epochMs
+    if (instantMs < epochMs) return null
+    if (this.decayMs[i]! <= instantMs) return this.decayMs[i]!
+    let clear = this.clearToMin[i]!
+    const untilMin = (instantMs - epochMs) / MINUTE_MS
+    if (clear >= untilMin) return null
+    const deep = satrec.method === 'd'
+    if (Number.isNaN(clear)) {
+      // Where the search starts: for near-earth records, as far as the bound holds throughout (usually years).
+      clear = deep ? 0 : clearSpanMin(satrec)
+      if (deep && perigeeHeightKm(satrec) >= DEEP_SPACE_WATCH_KM) clear = Number.POSITIVE_INFINITY
+      else if (clear >= MAX_SPAN_MIN) clear = Number.POSITIVE_INFINITY
+      else if (!this.clearAt(satrec, epochMs, clear)) return this.found(i, epochMs, clear, satrec) <= instantMs ? this.decayMs[i]! : null
+      this.clearToMin[i] = clear
+      if (clear >= untilMin) return null
+    }
+    const fineStep = deep ? (2 * Math.PI) / satrec.no / DEEP_SAMPLES_PER_ORBIT : FINE_STEP_MIN
+    while (clear < untilMin) {
+      const coarse = deep ? meanPerigeeHeightKm(satrec, epochMs, clear) > FLOOR_KM + DEEP_COARSE_MARGIN_KM : lowestHeightBoundKm(satrec, clear) > FLOOR_KM + COARSE_MARGIN_KM
+      const step = coarse ? (deep ? DEEP_COARSE_STEP_MIN : COARSE_STEP_MIN) : fineStep
+      const next = clear + step
+      if (!this.clearAt(satrec, epochMs, next)) {
+        // The first instant that is not clear, to DECAY_TOLERANCE_MIN, between `clear` (clear) and `next` (not).
+        let lo = clear
+        let hi = next
+        while (hi - lo > DECAY_TOLERANCE_MIN) {
+          const mid = (lo + hi) / 2
+          if (this.clearAt(satrec, epochMs, mid)) lo = mid
+          else hi = mid
+        }
+        this.clearToMin[i] = clear
+        return this.found(i, epochMs, hi, satrec) <= instantMs ? this.decayMs[i]! : null
+      }
+      clear = next
+    }
+    this.clearToMin[i] = clear
+    return null
+  }
+
+  private found(i: number, epochMs: number, atMin: number, satrec: SatRec): number {
+    this.decayMs[i] = epochMs + Math.round(atMin * MINUTE_MS)
+    if (satrec.method === 'd') this.decayKind[i] = DECAY_SGP4
+    else this.decayKind[i] = lowestHeightBoundKm(satrec, atMin) === Number.NEGATIVE_INFINITY ? DECAY_ECCENTRICITY : DECAY_BOUND
+    return this.decayMs[i]!
+  }
+
+  /** Whether the record is clear of decay `tsince` minutes from its epoch. */
+  private clearAt(satrec: SatRec, epochMs: number, tsince: number): boolean {
+    if (satrec.method !== 'd') return lowestHeightBoundKm(satrec, tsince) >= FLOOR_KM
+    const pv = deepSgp4(satrec, epochMs, tsince)
+    if (satrec.error !== 0 || !pv || typeof pv.position !== 'object') return false
+    const p = pv.position
+    return Math.sqrt(p.x * p.x + p.y * p.y + p.z * p.z) - EARTH_EQUATORIAL_KM >= FLOOR_KM
+  }
+
+  /**
+   * How many satellites have no position at the instant because of their
+   * elements' age, and how many because they have decayed (`satrecAt` gives a
+   * satellite's SGP4 record; only satellites within the age limit need one).
+   */
+  countRefusals(instantMs: number, satrecAt: (i: number) => SatRec): { elementAge: number; decayed: number } {
+    let elementAge = 0
+    let decayed = 0
+    for (let i = 0; i < this.elements.length; i++) {
+      if (!this.inAgeWindow(i, instantMs)) elementAge++
+      else if (instantMs >= this.elements[i]!.epochMs && this.decayedBy(i, satrecAt(i), instantMs) !== null) decayed++
+    }
+    return { elementAge, decayed }
+  }
+}
+
+/** The perigee height of SGP4's mean elements `tsince` minutes from the epoch, km (-Infinity where SGP4 fails). */
+function meanPerigeeHeightKm(satrec: SatRec, epochMs: number, tsince: number): number {
+  const pv = deepSgp4(satrec, epochMs, tsince)
+  if (satrec.error !== 0 || !pv || typeof pv.position !== 'object') return Number.NEGATIVE_INFINITY
+  const { am, em } = pv.meanElements
+  return am * (1 - em) * SGP4_RADIUS_KM - EARTH_EQUATORIAL_KM
+}
+
+/** SGP4 for a deep-space record, its resonance integrator started from the nearest checkpoint (see resonance.ts). */
+function deepSgp4(satrec: SatRec, epochMs: number, tsince: number) {
+  seekResonance(satrec, epochMs + tsince * MINUTE_MS)
+  return sgp4(satrec, tsince)
+}
+
+/** A record's perigee height at its epoch, km (SGP4's un-Kozai'd mean motion). */
+function perigeeHeightKm(satrec: SatRec): number {
+  const ratio = XKE / satrec.no
+  return Math.cbrt(ratio * ratio) * (1 - satrec.ecco) * SGP4_RADIUS_KM - EARTH_EQUATORIAL_KM
+}
