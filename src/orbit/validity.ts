@@ -181,6 +181,8 @@ export class Validity {
   /** The decay instant (ms) once found, else Infinity. */
   private readonly decayMs: Float64Array
   private readonly decayKind: Uint8Array
+  /** The last counts `countRefusals` made, and the stretch of time they hold for. */
+  private lastCounts: { fromMs: number; untilMs: number; counts: RefusalCounts } | undefined
 
   constructor(elements: readonly ElementSet[], policy: ValidityPolicy) {
     this.policy = policy
@@ -312,16 +314,50 @@ export class Validity {
    * How many satellites have no position at the instant because of their
    * elements' age, and how many because they have decayed (`satrecAt` gives a
    * satellite's SGP4 record; only satellites within the age limit need one).
+   * The counts hold from the instant until the next age limit, epoch, decay
+   * or end of a known-clear span: remembered for that stretch, so requests for
+   * "now" recount only when something changes.
    */
-  countRefusals(instantMs: number, satrecAt: (i: number) => SatRec): { elementAge: number; decayed: number } {
+  countRefusals(instantMs: number, satrecAt: (i: number) => SatRec): RefusalCounts {
+    const last = this.lastCounts
+    if (last !== undefined && instantMs >= last.fromMs && instantMs < last.untilMs) return last.counts
     let elementAge = 0
     let decayed = 0
+    let untilMs = Number.POSITIVE_INFINITY
     for (let i = 0; i < this.elements.length; i++) {
-      if (!this.inAgeWindow(i, instantMs)) elementAge++
-      else if (instantMs >= this.elements[i]!.epochMs && this.decayedBy(i, satrecAt(i), instantMs) !== null) decayed++
+      const fromMs = this.fromMs[i]!
+      const toMs = this.toMs[i]!
+      if (instantMs < fromMs) {
+        elementAge++
+        untilMs = Math.min(untilMs, fromMs)
+        continue
+      }
+      if (instantMs > toMs) {
+        elementAge++ // and for every later instant
+        continue
+      }
+      untilMs = Math.min(untilMs, toMs + 1)
+      const epochMs = this.elements[i]!.epochMs
+      if (instantMs < epochMs) {
+        untilMs = Math.min(untilMs, epochMs)
+        continue
+      }
+      if (this.decayedBy(i, satrecAt(i), instantMs) !== null) {
+        decayed++ // and for every later instant
+        continue
+      }
+      // Clear of decay up to the end of the span looked at (decayedBy looked at least as far as the instant).
+      untilMs = Math.min(untilMs, epochMs + this.clearToMin[i]! * MINUTE_MS, this.decayMs[i]!)
     }
-    return { elementAge, decayed }
+    const counts = { elementAge, decayed }
+    this.lastCounts = { fromMs: instantMs, untilMs, counts }
+    return counts
   }
+}
+
+export interface RefusalCounts {
+  elementAge: number
+  decayed: number
 }
 
 /** The perigee height of SGP4's mean elements `tsince` minutes from the epoch, km (-Infinity where SGP4 fails). */

@@ -58,7 +58,7 @@ describe('make dist', () => {
     expect(stdout).toMatch(/^sattrack \d+\.\d+\.\d+/)
     // A release build always has a commit compiled in (git's, or SATTRACK_BUILD_COMMIT).
     expect(stdout).toMatch(/^commit: (?!unknown$)\S+$/m)
-    expect(stdout).toMatch(/^embedded snapshot: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/m)
+    expect(stdout).toMatch(/^embedded snapshot: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z \(\d+ days? old; positions are given within 30 days of an element set.s epoch unless --max-element-age says otherwise\)$/m)
   })
 })
 

@@ -30,7 +30,7 @@ setDefaultTimeout(30_000)
 
 const JSON_UTF8 = 'application/json; charset=utf-8'
 const ORBITAL_KEYS = ['apogeeHeight', 'eccentricity', 'inclination', 'meanMotion', 'orbitalPeriod', 'perigeeHeight', 'semiMajorAxis']
-const GEOPOSITION_KEYS = ['altitude', 'datetime', 'epoch', 'latitude', 'longitude', 'name', 'noradId']
+const GEOPOSITION_KEYS = ['altitude', 'datetime', 'elementAgeDays', 'epoch', 'latitude', 'longitude', 'name', 'noradId']
 const ORBIT_CLASSES = ['GEO', 'HEO', 'LEO', 'MEO']
 /** London: dark at 22:00 UTC and light at 12:00 UTC every day of the year. */
 const LONDON = { latitude: 51.5, longitude: -0.13 }
@@ -124,6 +124,7 @@ describe('command line', () => {
     ['a port above 65535', ['--host', LOOPBACK, '--port', '70000'], /port/i],
     ['a flag without its value', ['--host', LOOPBACK, '--port'], /port/i],
     ['a --snapshot path that does not exist', ['--host', LOOPBACK, '--port', '0', '--snapshot', '/nonexistent/sattrack-e2e/snap'], /nonexistent/],
+    ['an element-age limit that is not a duration', ['--host', LOOPBACK, '--port', '0', '--max-element-age', 'a-month'], /--max-element-age: .*"a-month"/],
   ]
   for (const [what, args, mentions] of bad) {
     test(`${what} (${args.slice(3).join(' ')}): exit 2, one line on stderr`, async () => {
@@ -260,7 +261,8 @@ describe('HTTP, embedded catalogue', () => {
     test('with time: the instant echoed; position plausible for the ISS', async () => {
       const r = await call(base, `/api/v1/satellites/iss?time=${atIssEpoch}`)
       expect(r.status).toBe(200)
-      expect(r.json.metadata).toEqual({ total: 1, datetime: new Date(atIssEpoch).toISOString() })
+      expect(r.json.metadata).toEqual({ total: 1, datetime: new Date(atIssEpoch).toISOString(), elementAgeDays: expect.any(Number) })
+      expect(Math.abs(r.json.metadata.elementAgeDays)).toBeLessThan(1)
       const { geoposition, ...satellite } = r.json.data
       expect(satellite).toEqual(iss)
       expect(Math.abs(geoposition.latitude)).toBeLessThanOrEqual(iss.orbitalParams.inclination + 0.5)
@@ -321,7 +323,13 @@ describe('HTTP, embedded catalogue', () => {
 
     function expectNearby(body: any, mode: 'basic' | 'extended', threshold = 10, magnitudeLimit = 4.5) {
       expect(sorted(body)).toEqual(['metadata', 'observer', 'satellites'])
-      expect(body.metadata).toEqual({ total: body.satellites.length, mode, magnitudeLimit })
+      expect(body.metadata).toEqual({
+        total: body.satellites.length,
+        mode,
+        magnitudeLimit,
+        leftOut: { elementAge: expect.any(Number), decayed: expect.any(Number) },
+        maxElementAgeDays: 30,
+      })
       const elevations = body.satellites.map((e: any) => e.elevation)
       for (let i = 1; i < elevations.length; i++) expect(elevations[i]).toBeLessThanOrEqual(elevations[i - 1])
       for (const e of body.satellites) {

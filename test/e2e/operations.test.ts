@@ -91,7 +91,11 @@ describe('command line', () => {
     expect(lines[0]).toMatch(/^sattrack \d+\.\d+\.\d+/)
     expect(lines[1]).toMatch(/^commit: \S+$/)
     expect(lines[2]).toMatch(/^runtime: Bun \d+\.\d+\.\d+ \(linux-x64\)$/)
-    expect(lines[3]).toBe(`embedded snapshot: ${EMBEDDED_STAMP}`)
+    // The stamp and its age today: the same days as the status endpoint's freshness.
+    const days = Math.floor((Date.now() - Date.parse(EMBEDDED_STAMP)) / 86_400_000)
+    expect(lines[3]).toBe(
+      `embedded snapshot: ${EMBEDDED_STAMP} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
+    )
   })
 
   test('--help lists every option with its variable and default; exit 0', async () => {

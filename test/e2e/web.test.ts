@@ -522,6 +522,35 @@ describe('the page in Chromium', () => {
     }
   })
 
+  test("stale data: the page says how old it is, shows why the sky is empty, and offers the sky at the data's date", async () => {
+    const { context, page, log } = await openPage()
+    try {
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}`)
+      await waitReady(page, 'sky')
+      const status = (await call(base, '/api/v1/service/status')).json.catalog
+      await page.waitForSelector('#at-data-time')
+      const freshness = (await page.textContent('#freshness'))!
+      // The status endpoint's own sentence, always visible in the header.
+      expect(freshness).toStartWith(status.freshness.summary)
+      expect(freshness).toContain(`Data of ${status.obtainedAt.slice(0, 10)}, `)
+      expect(freshness).toContain('make snapshot')
+      expect(await page.isVisible('#freshness')).toBe(true)
+      // Not "no satellites above you": the notice names the age limit.
+      expect(await page.isVisible('#sky-notice')).toBe(true)
+      expect(await page.textContent('#sky-notice')).toContain('satellites are left out: their elements are more than 30 days from')
+      await page.screenshot({ path: join(RESULTS, 'web-stale.png') })
+      // The link pins the page to the data's own time, where the sky is full again.
+      await Promise.all([page.waitForURL(/time=/), page.click('#at-data-time')])
+      expect(new URL(page.url()).searchParams.get('time')).toBe(status.obtainedAt)
+      await waitReady(page, 'sky')
+      expect(await page.isHidden('#sky-notice')).toBe(true)
+      expect(await page.locator('#view-sky g.sat').count()).toBeGreaterThan(20)
+      expectClean(log)
+    } finally {
+      await context.close()
+    }
+  })
+
   test('map: the satellite where /geoposition puts it, its ±90 min ground track, the night side', async () => {
     const { context, page, log } = await openPage()
     try {

@@ -61,6 +61,9 @@ describe('every option', () => {
       [[], { SATTRACK_LOG_LEVEL: 'verbose' }, /^SATTRACK_LOG_LEVEL: must be one of/],
       [[], { SATTRACK_RATE_LIMIT: '5/fortnight' }, /^SATTRACK_RATE_LIMIT: must be requests per window/],
       [[], { SATTRACK_TRUST_PROXY: 'maybe' }, /^SATTRACK_TRUST_PROXY: must be true or false/],
+      [['--max-element-age', 'forever'], {}, /^--max-element-age: must be a duration between 1h and 3650d \(such as 30d or 72h\), or off \(got "forever"\)$/],
+      [['--max-element-age', '30m'], {}, /^--max-element-age: must be a duration between 1h and 3650d.*\(got "30m"\)$/],
+      [[], { SATTRACK_MAX_ELEMENT_AGE: '-3d' }, /^SATTRACK_MAX_ELEMENT_AGE: must be a duration.*\(got "-3d"\)$/],
       [['--no-such-option'], {}, /^unknown option --no-such-option \(see --help\)$/],
       [['--log-level'], {}, /^--log-level needs a value$/],
     ]
@@ -69,6 +72,15 @@ describe('every option', () => {
       expect(message).toMatch(expected)
       expect(message).not.toContain('\n')
     }
+  })
+})
+
+describe('--max-element-age', () => {
+  test('a duration, or off; 30 days by default', () => {
+    expect(run([]).maxElementAgeMs).toBe(30 * 86_400_000)
+    expect(run(['--max-element-age', '72h']).maxElementAgeMs).toBe(72 * 3_600_000)
+    expect(run(['--max-element-age', 'off']).maxElementAgeMs).toBeNull()
+    expect(run([], { SATTRACK_MAX_ELEMENT_AGE: '7d' }).maxElementAgeMs).toBe(7 * 86_400_000)
   })
 })
 
