@@ -4,8 +4,8 @@
 
 BUN_VERSION := 1.4.5
 BUN := .tools/node_modules/.bin/bun
+# Older CelesTrak snapshots a few tests compare against (they skip, saying so, when the folder is absent).
 SHARED_SNAPSHOTS ?= ../shared/data/celestrak
-# The end-to-end tests read the shared snapshots too.
 export SHARED_SNAPSHOTS
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
@@ -24,17 +24,18 @@ node_modules/.installed: package.json bun.lock | $(BUN)
 
 install: node_modules/.installed
 
-# The snapshot the build embeds: taken from $(SHARED_SNAPSHOTS) when data/ is empty.
-data/snapshot.json: | node_modules/.installed
-	$(BUN) scripts/snapshot.ts --local-only --shared $(SHARED_SNAPSHOTS)
+# The snapshot the build embeds: the group files committed in data/ (as published) and data/SOURCE, bundled.
+SNAPSHOT_FILES := data/SOURCE $(wildcard data/*.tle data/*.csv) $(filter-out data/snapshot.json data/prepared.json,$(wildcard data/*.json))
+data/snapshot.json: $(SNAPSHOT_FILES) scripts/snapshot.ts | node_modules/.installed
+	$(BUN) scripts/snapshot.ts --bundle
 
 # The snapshot parsed and validated at build time (what the executable embeds).
 data/prepared.json: data/snapshot.json scripts/prepare.ts $(wildcard src/catalog/*.ts)
 	$(BUN) scripts/prepare.ts
 
-# Refills data/: the newest shared snapshot, or a download from CelesTrak when there is none.
+# Replaces data/: from CelesTrak (online), or with FROM=PATH from a folder or file of TLE/3LE/OMM (offline).
 snapshot: node_modules/.installed
-	$(BUN) scripts/snapshot.ts --shared $(SHARED_SNAPSHOTS)
+	$(BUN) scripts/snapshot.ts $(if $(FROM),--from "$(FROM)",--download)
 	$(BUN) scripts/prepare.ts
 
 run: node_modules/.installed data/prepared.json
@@ -102,4 +103,4 @@ test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SH
 	$(BUN) test --timeout 120000
 
 clean:
-	rm -rf dist node_modules .tools data/*.tle data/snapshot.json
+	rm -rf dist node_modules .tools data/snapshot.json data/prepared.json

@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { formatCatalogNumber, parseTleText, tleChecksum } from '../src/catalog/elements.ts'
-import { loadEmbeddedSnapshot } from '../src/catalog/embedded.ts'
+import { loadEmbeddedSnapshot } from '../src/io/embedded.ts'
 
 const [countArg, outDir] = process.argv.slice(2)
 const count = Number(countArg)
@@ -25,7 +25,7 @@ const withChecksum = (line: string) => line + String(tleChecksum(line))
 const angle = (deg: number) => (((deg % 360) + 360) % 360).toFixed(4).padStart(8)
 
 const snapshot = await loadEmbeddedSnapshot()
-const templates = (snapshot.parsed?.groups ?? []).flatMap((g) => g.elements).filter((e) => e.tle)
+const templates = snapshot.groups.flatMap((g) => g.elements ?? []).filter((e) => e.tle)
 const lines: string[] = []
 const real = new Map(templates.map((e) => [e.noradId, e]))
 for (const e of [...real.values()].slice(0, count)) lines.push(e.name, e.tle!.line1, e.tle!.line2)

@@ -101,7 +101,7 @@ if (import.meta.main && process.argv.includes('--print-commit')) {
   console.log(buildCommit())
 } else if (import.meta.main) {
   if (!existsSync(join(ROOT, 'data/snapshot.json'))) {
-    console.error('data/snapshot.json is missing: run `make data/snapshot.json` (or `make snapshot`) first')
+    console.error('data/snapshot.json is missing: run `make data/snapshot.json` (it bundles the snapshot committed in data/)')
     process.exit(1)
   }
   const commit = buildCommit()

@@ -1,70 +1,155 @@
 /**
- * Fills data/ with the snapshot the build embeds.
+ * The snapshot the build embeds lives in data/ (committed): one file per
+ * group as published (`<group>.tle`, or `<group>.json` / `<group>.csv` for
+ * OMM) and `data/SOURCE` (when it was obtained, from where).
  *
- *   bun scripts/snapshot.ts [--shared DIR] [--local-only] [--download]
+ *   bun scripts/snapshot.ts --bundle          data/ → data/snapshot.json (what the build embeds; make does this)
+ *   bun scripts/snapshot.ts --from PATH       replaces data/ from a folder or file of TLE/3LE/OMM (offline)
+ *   bun scripts/snapshot.ts --download        replaces data/ from CelesTrak's GP endpoint (run by a person only)
  *
- * Uses the newest `<UTC stamp>/` folder under the shared snapshots (default
- * ../shared/data/celestrak) when there is one; otherwise, unless --local-only,
- * downloads every group from CelesTrak's GP endpoint (run by a person only).
- * Writes data/<group>.tle and data/snapshot.json (the bundle that is embedded).
+ * --from takes what `--snapshot` takes: a folder of group files (a folder
+ * named like `2026-05-30T2250Z` gives the stamp, otherwise the newest element
+ * set dates it), one file (its name is the group), a `snapshot.json` bundle; and
+ * also a parent of stamped folders (the newest is used). data/ is replaced only
+ * when every group holds valid element sets.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
+import { formatOfFileName, parseAnyElements } from '../src/catalog/formats.ts'
+import { loadSnapshotPath } from '../src/io/snapshot-files.ts'
 import { parseFolderStamp } from '../src/catalog/snapshot.ts'
 
 const GROUPS = ['stations', 'starlink', 'oneweb', 'geo', 'weather', 'resource', 'science', 'military']
 const CELESTRAK_GP = 'https://celestrak.org/NORAD/elements/gp.php'
 const DATA_DIR = join(import.meta.dir, '..', 'data')
+export const SOURCE_FILE = 'SOURCE'
+/** Files of data/ that are generated from the others, never groups. */
+const GENERATED = new Set(['snapshot.json', 'prepared.json'])
 
 const args = process.argv.slice(2)
 const option = (name: string) => {
   const i = args.indexOf(name)
   return i >= 0 ? args[i + 1] : undefined
 }
-const sharedRoot = option('--shared') ?? join(import.meta.dir, '..', '..', 'shared', 'data', 'celestrak')
-const localOnly = args.includes('--local-only')
-const forceDownload = args.includes('--download')
 
-function writeSnapshot(stamp: string, source: string, groups: Record<string, string>): void {
-  mkdirSync(DATA_DIR, { recursive: true })
-  for (const name of readdirSync(DATA_DIR)) if (name.endsWith('.tle')) rmSync(join(DATA_DIR, name))
-  for (const [group, text] of Object.entries(groups)) writeFileSync(join(DATA_DIR, `${group}.tle`), text)
-  writeFileSync(join(DATA_DIR, 'snapshot.json'), JSON.stringify({ stamp, source, groups }))
-  const sets = Object.values(groups).reduce((n, t) => n + t.split('\n').filter((l) => l.startsWith('1 ')).length, 0)
-  console.log(`data/snapshot.json: ${Object.keys(groups).length} groups, ${sets} element sets, stamp ${stamp}, from ${source}`)
+const fail = (message: string): never => {
+  console.error(`make snapshot: ${message}`)
+  process.exit(1)
 }
 
-function newestSharedFolder(): string | null {
-  if (!existsSync(sharedRoot)) return null
-  const stamped = readdirSync(sharedRoot).filter((n) => parseFolderStamp(n) !== null).sort()
-  return stamped.length ? join(sharedRoot, stamped.at(-1)!) : null
+/** The group files of data/, sorted. */
+function groupFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((n) => formatOfFileName(n) !== null && !GENERATED.has(n) && !n.startsWith('.'))
+    .sort()
+}
+
+/** data/SOURCE: `stamp: <ISO>` and `source: <text>` lines. */
+function readSource(): { stamp: string; source: string } {
+  const path = join(DATA_DIR, SOURCE_FILE)
+  if (!existsSync(path)) fail(`${path} is missing (it says when the snapshot in data/ was obtained); run make snapshot FROM=PATH`)
+  const fields: Record<string, string> = {}
+  for (const line of readFileSync(path, 'utf8').split(/\r?\n/)) {
+    const m = /^([a-z-]+):\s*(.*)$/.exec(line.trim())
+    if (m) fields[m[1]!] = m[2]!
+  }
+  if (!fields.stamp || !Number.isFinite(Date.parse(fields.stamp))) fail(`${path} has no valid "stamp: <ISO time>" line`)
+  return { stamp: new Date(Date.parse(fields.stamp!)).toISOString(), source: fields.source ?? 'data/' }
+}
+
+/** data/<group files> + data/SOURCE → data/snapshot.json. */
+function bundle(): void {
+  const { stamp, source } = readSource()
+  const groups: Record<string, string> = {}
+  for (const name of groupFiles(DATA_DIR)) {
+    const group = name.slice(0, name.lastIndexOf('.'))
+    if (group in groups) fail(`data/ holds two files for group ${group}`)
+    groups[group] = readFileSync(join(DATA_DIR, name), 'utf8')
+  }
+  if (Object.keys(groups).length === 0) fail('data/ holds no <group>.tle, <group>.json or <group>.csv file: run make snapshot FROM=PATH')
+  writeFileSync(join(DATA_DIR, 'snapshot.json'), JSON.stringify({ stamp, source, groups }))
+  console.log(`data/snapshot.json: ${Object.keys(groups).length} groups, stamp ${stamp}, from ${source}`)
+}
+
+/**
+ * Replaces the group files and SOURCE of data/ in one go: everything is
+ * checked and written to a side folder first, so a bad input leaves data/ as it was.
+ */
+function replaceData(stampMs: number, source: string, groups: { group: string; text: string }[]): void {
+  const files: [string, string][] = []
+  let sets = 0
+  for (const { group, text } of groups) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(group) || GENERATED.has(`${group}.json`)) fail(`${JSON.stringify(group)} cannot be a group name`)
+    const parsed = parseAnyElements(text)
+    if (!parsed.ok) fail(`group ${group}: ${parsed.reason}`)
+    if (parsed.ok && parsed.elements.length === 0) fail(`group ${group} holds no valid element set`)
+    if (parsed.ok) {
+      sets += parsed.elements.length
+      files.push([`${group}.${parsed.format}`, text])
+    }
+  }
+  if (files.length === 0) fail('nothing to take: no group files')
+  const side = join(DATA_DIR, `.incoming-${process.pid}`)
+  rmSync(side, { recursive: true, force: true })
+  mkdirSync(side, { recursive: true })
+  for (const [name, text] of files) writeFileSync(join(side, name), text)
+  const stamp = new Date(stampMs).toISOString()
+  writeFileSync(join(side, SOURCE_FILE), `stamp: ${stamp}\nsource: ${source}\n`)
+  for (const name of groupFiles(DATA_DIR)) rmSync(join(DATA_DIR, name))
+  for (const name of readdirSync(side)) renameSync(join(side, name), join(DATA_DIR, name))
+  rmSync(side, { recursive: true, force: true })
+  console.log(`data/: ${files.length} groups, ${sets} valid element sets, stamp ${stamp}, from ${source}`)
+}
+
+/** A folder holding no group files but stamped snapshot folders: the newest of them. */
+function newestStamped(path: string): string {
+  if (!statSync(path).isDirectory() || groupFiles(path).length > 0) return path
+  const stamped = readdirSync(path)
+    .filter((n) => parseFolderStamp(n) !== null)
+    .sort()
+  return stamped.length > 0 ? join(path, stamped.at(-1)!) : path
+}
+
+async function fromPath(input: string): Promise<void> {
+  if (!existsSync(input)) fail(`${input} does not exist`)
+  const path = newestStamped(input)
+  if (statSync(path).isDirectory()) {
+    // One file per group: two files of one group would have to be merged, which is not "as published".
+    const seen = new Map<string, string>()
+    for (const name of groupFiles(path)) {
+      const group = name.slice(0, name.lastIndexOf('.'))
+      if (seen.has(group)) fail(`${path} holds two files for group ${group} (${seen.get(group)}, ${name}): keep one`)
+      seen.set(group, name)
+    }
+  }
+  let snapshot
+  try {
+    snapshot = await loadSnapshotPath(path)
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error))
+  }
+  const stampName = basename(path)
+  const source = parseFolderStamp(stampName) !== null ? `CelesTrak GP snapshot ${stampName}` : `${basename(path)} (dated by ${snapshot.datedBy ?? 'stamp'})`
+  replaceData(snapshot.obtainedAtMs, snapshot.description === path ? source : snapshot.description, snapshot.groups.map((g) => ({ group: g.group, text: g.text ?? "" })))
 }
 
 async function download(): Promise<void> {
-  const groups: Record<string, string> = {}
+  const groups: { group: string; text: string }[] = []
+  const startedAt = Date.now()
   for (const group of GROUPS) {
     const url = `${CELESTRAK_GP}?GROUP=${group}&FORMAT=tle`
     const res = await fetch(url, { headers: { 'User-Agent': 'sattrack-snapshot' } })
     const text = await res.text()
-    if (res.status !== 200 || !text.startsWith('1 ') && !/\n1 /.test(text)) {
-      throw new Error(`${url} answered ${res.status}: ${text.slice(0, 120)}`)
-    }
-    groups[group] = text
+    if (res.status !== 200) fail(`${url} answered HTTP ${res.status}`)
+    groups.push({ group, text })
   }
-  writeSnapshot(new Date().toISOString(), CELESTRAK_GP, groups)
+  replaceData(startedAt, CELESTRAK_GP, groups)
 }
 
-const folder = forceDownload ? null : newestSharedFolder()
-if (folder) {
-  const groups: Record<string, string> = {}
-  for (const name of readdirSync(folder).filter((n) => n.endsWith('.tle')).sort()) {
-    groups[name.slice(0, -4)] = readFileSync(join(folder, name), 'utf8')
-  }
-  const stamp = new Date(parseFolderStamp(folder.split('/').at(-1)!)!).toISOString()
-  writeSnapshot(stamp, `CelesTrak GP snapshot ${folder.split('/').at(-1)}`, groups)
-} else if (localOnly) {
-  console.error(`no snapshot in data/ and none under ${sharedRoot}: run 'make snapshot' to download one from CelesTrak`)
-  process.exit(1)
-} else {
-  await download()
+if (import.meta.main) {
+  const from = option('--from')
+  if (from) await fromPath(from)
+  else if (args.includes('--download')) await download()
+  else if (!args.includes('--bundle')) fail('say --bundle, --from PATH or --download')
+  bundle()
 }

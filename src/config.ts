@@ -1,6 +1,6 @@
 /** Flags and environment variables → one validated Config; the --help text. */
 import type { ElementFormat } from './catalog/formats.ts'
-import { defaultDataDir } from './catalog/persist.ts'
+import { defaultDataDir } from './io/cache.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
 import { parseRateLimit, type RateLimit } from './plugins/rate-limit.ts'
 import { VERSION } from './version.ts'

@@ -3,10 +3,11 @@
 import './relaunch.ts'
 import { createApp } from './app.ts'
 import type { Catalog } from './catalog/catalog.ts'
-import { loadEmbeddedSnapshot } from './catalog/embedded.ts'
-import { readCache, snapshotFromCache, writeCache } from './catalog/persist.ts'
-import { Refresher, warnIfStale } from './catalog/refresh.ts'
-import { loadSnapshotPath } from './catalog/snapshot.ts'
+import { loadEmbeddedSnapshot } from './io/embedded.ts'
+import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
+import { Refresher, redactUrl, warnIfStale } from './io/refresh.ts'
+import { loadSnapshotPath } from './io/snapshot-files.ts'
+import { planReload } from './catalog/reload.ts'
 import { planStart, type StartInputs, startLogFields } from './catalog/startup.ts'
 import { CatalogStore } from './catalog/store.ts'
 import { parseConfig } from './config.ts'
@@ -19,7 +20,7 @@ import { versionText } from './version.ts'
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
 if (parsed.kind === 'help' || parsed.kind === 'version') {
-  console.log(parsed.kind === 'version' ? versionText((await loadEmbeddedSnapshot()).stampMs, Date.now()) : parsed.text)
+  console.log(parsed.kind === 'version' ? versionText((await loadEmbeddedSnapshot()).obtainedAtMs, Date.now()) : parsed.text)
   process.exit(0)
 }
 if (parsed.kind === 'error') {
@@ -41,6 +42,9 @@ try {
   console.error(`sattrack: ${message(error)}`)
   process.exit(2)
 }
+// Temporary files a process killed while writing the cache left behind.
+const leftovers = await removeStaleTemporaries(config.dataDir, Date.now())
+if (leftovers.length > 0) log.info('removed temporary cache files left by an interrupted write', { dataDir: config.dataDir, files: leftovers })
 const cache = await readCache(config.dataDir)
 if (cache.kind === 'invalid') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
 const startInputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
@@ -116,7 +120,7 @@ else log.info('data freshness', { summary: dataFreshness.summary })
 warnIfStale(store.current, Date.now())
 log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
 if (refresher) {
-  log.info('refresh enabled', { url: refresher.settings.url, intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
+  log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
 }
 setTimeout(() => warmInSlices(store.current), 0)
@@ -130,6 +134,51 @@ function warmInSlices(catalog: Catalog, from = 0): void {
   if (end < catalog.size) setTimeout(() => warmInSlices(catalog, end), 0)
   // Start-up leaves tens of MB of garbage (parsing, SGP4 initialisation): collect it once, so RSS reflects what is kept.
   else setTimeout(() => Bun.gc(true), 1000)
+}
+
+// SIGHUP reloads --snapshot from disk: the file competes with the catalogue held by the overlay rule, and a
+// new catalogue is swapped in in one step; a file that cannot be read or holds nothing valid changes nothing.
+let reloading = false
+process.on('SIGHUP', () => {
+  if (!config.snapshot) {
+    log.warn('SIGHUP: there is no --snapshot to reload; nothing changed')
+    return
+  }
+  if (reloading) {
+    log.warn('SIGHUP: a reload is already running; this one is ignored', { path: config.snapshot })
+    return
+  }
+  reloading = true
+  void reloadSnapshot(config.snapshot).finally(() => {
+    reloading = false
+  })
+})
+
+async function reloadSnapshot(path: string): Promise<void> {
+  let file
+  try {
+    file = await loadSnapshotPath(path)
+  } catch (error) {
+    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: message(error) })
+    return
+  }
+  const plan = planReload(store.current, file, Date.now())
+  if (!plan.ok) {
+    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: plan.error })
+    return
+  }
+  if (plan.warning) log.warn(plan.warning.message, plan.warning.fields)
+  const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
+  if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })
+  if (!plan.catalog) {
+    log.info('reload: nothing in --snapshot is newer than the catalogue held; nothing changed', { path, ...plan.changes })
+    return
+  }
+  store.swap(plan.catalog)
+  log.info('reload: catalogue replaced', { path, ...plan.changes })
+  warnIfStale(store.current, Date.now())
+  // The store serves the catalogue under the configured validity policy: warm that one.
+  warmInSlices(store.current)
 }
 
 const server = app.server

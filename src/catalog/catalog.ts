@@ -18,9 +18,13 @@ export interface Satellite {
   readonly labels: string[]
 }
 
+/** Where a group's data came from. */
+export type GroupSource = 'embedded' | 'snapshot' | 'cache' | 'refresh'
+
 /** Where a catalogue came from and when its data was obtained. */
 export interface CatalogOrigin {
-  source: 'embedded' | 'snapshot' | 'cache' | 'refresh'
+  /** The source of the newest layer that gave it a group (see overlay.ts). */
+  source: GroupSource
   /**
    * When the data was obtained upstream (a snapshot's stamp, a fetch time), ms
    * since 1970; when groups were obtained at different times, the newest of them.
@@ -28,11 +32,8 @@ export interface CatalogOrigin {
   obtainedAtMs: number
   /** When each group's data was obtained, when they differ; absent: `obtainedAtMs` for every group. */
   groupsObtainedAtMs?: Readonly<Record<string, number>>
-}
-
-export interface GroupElements {
-  group: string
-  elements: readonly ElementSet[]
+  /** Where each group came from, when they differ; absent: `source` for every group. */
+  groupSources?: Readonly<Record<string, GroupSource>>
 }
 
 export class Catalog {
@@ -211,7 +212,7 @@ function compact(r: SatRec): SatRec {
  * entry carrying all of them; where the groups hold different element sets for
  * it, the newest epoch wins (the first seen on a tie).
  */
-export function buildCatalog(groups: readonly GroupElements[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
+export function buildCatalog(groups: readonly { group: string; elements: readonly ElementSet[] }[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
   const chosen = new Map<number, { elements: ElementSet; groups: Set<string> }>()
   const idsByGroup = new Map<string, Set<number>>()
   for (const { group, elements } of groups) {

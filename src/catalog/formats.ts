@@ -31,16 +31,20 @@ export function sniffFormat(text: string): ElementFormat | null {
   return null
 }
 
-/** A few words on what a text is, for messages: `an HTML page`, `empty`, `text starting "No GP data found"`. */
-export function describeContent(text: string): string {
+/**
+ * A few words on what a text is, for messages: `an HTML page`, `empty`, `text
+ * starting "No GP data found"`; without `preview`, plain `text` (what an
+ * upstream sent is never echoed).
+ */
+export function describeContent(text: string, preview = true): string {
   const head = stripBom(text).trimStart()
   if (head === '') return 'an empty body'
   if (/^<!doctype html|^<html|^<head|^<body/i.test(head)) return 'an HTML page'
   if (head.startsWith('<?xml') || head.startsWith('<')) return 'XML or markup'
   const format = sniffFormat(head)
   if (format) return formatName(format)
-  const preview = head.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')
-  return `text starting "${preview}"`
+  if (!preview) return 'text'
+  return `text starting "${head.slice(0, 40).replace(/[^\x20-\x7e]/g, '?')}"`
 }
 
 /**

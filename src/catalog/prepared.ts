@@ -4,7 +4,8 @@
  * validating ~12,000 TLEs (most of its start-up time otherwise).
  */
 import type { ElementSet } from './elements.ts'
-import { catalogFromSnapshot, type SnapshotData } from './snapshot.ts'
+import type { GroupSet } from './groups.ts'
+import { catalogFromSnapshot } from './snapshot.ts'
 
 export const PREPARED_KIND = 'sattrack-prepared-snapshot/1'
 
@@ -22,13 +23,13 @@ export interface PreparedSnapshot {
 }
 
 /** Parses and validates every group of `snapshot` into a prepared snapshot. */
-export function prepareSnapshot(snapshot: SnapshotData): PreparedSnapshot {
-  const report = catalogFromSnapshot(snapshot, 'embedded', snapshot.stampMs)
-  const groups = report.parsedGroups
+export function prepareSnapshot(snapshot: GroupSet): PreparedSnapshot {
+  const report = catalogFromSnapshot(snapshot, 'embedded', snapshot.obtainedAtMs)
+  const groups = report.groups.map((g) => ({ group: g.group, elements: g.elements ?? [] }))
   const fields = [...new Set(groups.flatMap((g) => g.elements.flatMap((e) => Object.keys(e))))].sort()
   return {
     kind: PREPARED_KIND,
-    stamp: new Date(snapshot.stampMs).toISOString(),
+    stamp: new Date(snapshot.obtainedAtMs).toISOString(),
     source: snapshot.description,
     fields,
     groups: groups.map(({ group, elements }) => ({
@@ -41,14 +42,17 @@ export function prepareSnapshot(snapshot: SnapshotData): PreparedSnapshot {
   }
 }
 
-/** The snapshot a prepared file describes, already parsed (no `text` to read again). */
-export function snapshotFromPrepared(prepared: PreparedSnapshot, where: string): SnapshotData {
+/** The embedded snapshot a prepared file describes, already read (no `text` to read again). */
+export function snapshotFromPrepared(prepared: PreparedSnapshot, where: string): GroupSet {
   if (prepared?.kind !== PREPARED_KIND || !Array.isArray(prepared.groups) || !Array.isArray(prepared.fields)) {
     throw new Error(`${where} is not a prepared snapshot (${PREPARED_KIND}); rebuild it with make build`)
   }
   const { fields } = prepared
+  const obtainedAtMs = Date.parse(prepared.stamp)
   const groups = prepared.groups.map(({ group, rows }) => ({
     group,
+    source: 'embedded' as const,
+    obtainedAtMs,
     elements: rows.map((row) => {
       const element: Record<string, unknown> = {}
       for (let i = 0; i < fields.length; i++) if (row[i] !== null) element[fields[i]!] = row[i]
@@ -57,14 +61,10 @@ export function snapshotFromPrepared(prepared: PreparedSnapshot, where: string):
     }),
   }))
   return {
-    stampMs: Date.parse(prepared.stamp),
+    source: 'embedded',
+    obtainedAtMs,
     description: prepared.source,
-    groups: [],
-    parsed: {
-      groups,
-      invalidByGroup: prepared.invalidByGroup,
-      unreadableGroups: prepared.unreadableGroups,
-      examples: prepared.examples,
-    },
+    groups,
+    read: { invalidByGroup: prepared.invalidByGroup, unreadableGroups: prepared.unreadableGroups, examples: prepared.examples },
   }
 }

@@ -12,20 +12,22 @@
  * believed: such a cache is ignored (it would otherwise win for ever), and such a
  * base is dated by its newest element-set epoch instead.
  */
-import { buildCatalog, type Catalog, type GroupElements } from './catalog.ts'
-import { elementCount, newestEpochMs, type ParsedGroups, parseSnapshot, type SnapshotData } from './snapshot.ts'
+import type { Catalog } from './catalog.ts'
+import { elementCount, type GroupSet, newestEpochMs, type ReadReport, readGroups, redate } from './groups.ts'
+import { catalogOf, chooseNewest, type Layer, overlay } from './overlay.ts'
 
 /** How far ahead of this machine's clock an obtained time may be (clocks of two machines differ) and still be believed. */
 export const CLOCK_SKEW_MS = 86_400_000
 
 export type BaseSource = 'embedded' | 'snapshot'
-export type GroupSource = 'base' | 'cache'
+/** Which input of a start a group came from. */
+export type GroupOrigin = 'base' | 'cache'
 
 export interface StartInputs {
   /** `--snapshot` when given, else the embedded snapshot. */
-  base: { source: BaseSource; snapshot: SnapshotData }
-  /** The data-dir cache as a snapshot (snapshotFromCache: each group with its own fetch time), or null. */
-  cache: SnapshotData | null
+  base: { source: BaseSource; snapshot: GroupSet }
+  /** The data-dir cache (each group with its own fetch time), or null. */
+  cache: GroupSet | null
   nowMs: number
 }
 
@@ -37,7 +39,7 @@ export interface StartWarning {
 export interface StartPlan {
   catalog: Catalog
   /** Where each group of the catalogue came from. */
-  groupSources: Record<string, GroupSource>
+  groupSources: Record<string, GroupOrigin>
   /** The cache's groups in the catalogue (their payloads make the first refresh conditional). */
   cacheGroupsUsed: string[]
   /** When the base's data was obtained, as used. */
@@ -58,99 +60,92 @@ export type StartResult = { ok: true; plan: StartPlan } | { ok: false; error: st
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
-/** Valid element sets per group name. */
-function countsByGroup(parsed: ParsedGroups): Map<string, number> {
-  const counts = new Map<string, number>()
-  for (const { group, elements } of parsed.groups) counts.set(group, (counts.get(group) ?? 0) + elements.length)
-  return counts
+/**
+ * A snapshot (start or reload) as dated for the overlay: a stamp more than a day
+ * ahead of this machine's clock is not believed, and the snapshot is dated by its
+ * newest element set instead (with a warning); all its groups share its date
+ * (one source, one date, a copied cache given as --snapshot included).
+ */
+export function believableDate(set: GroupSet, nowMs: number, what: string): { set: GroupSet; warning: StartWarning | null } {
+  const read = readGroups(set)
+  let ms = set.obtainedAtMs
+  let warning: StartWarning | null = null
+  if (ms > nowMs + CLOCK_SKEW_MS) {
+    const dated = Math.min(newestEpochMs(set) ?? nowMs, nowMs)
+    warning = {
+      message: `the ${what} says its data was obtained in the future; dated by its newest element set instead`,
+      fields: { path: set.description, stamp: iso(ms), now: iso(nowMs), datedAt: iso(dated) },
+    }
+    ms = dated
+  } else if (set.groups.every((g) => g.obtainedAtMs === ms)) {
+    return { set, warning }
+  }
+  return { set: { ...redate(set, ms, set.datedBy), read }, warning }
 }
 
 /** Why a cache's times cannot be believed, or null. */
-function futureTimeReason(cache: SnapshotData, nowMs: number): string | null {
-  const latest = Math.max(cache.stampMs, ...cache.groups.map((g) => g.obtainedAtMs ?? cache.stampMs))
+function futureTimeReason(cache: GroupSet, nowMs: number): string | null {
+  const latest = Math.max(cache.obtainedAtMs, ...cache.groups.map((g) => g.obtainedAtMs))
   if (latest <= nowMs + CLOCK_SKEW_MS) return null
   return `it says its data was obtained at ${iso(latest)}, more than a day after now (${iso(nowMs)}): this machine's clock or the file is wrong`
 }
 
 /** Why a cache cannot be used although its file is sound (a payload that is not what it says, or empty), or null. */
-function unusableCacheReason(parsed: ParsedGroups): string | null {
-  const [unreadable] = Object.entries(parsed.unreadableGroups)
+function unusableCacheReason(cache: GroupSet, read: ReadReport): string | null {
+  const [unreadable] = Object.entries(read.unreadableGroups)
   if (unreadable) return `group ${unreadable[0]}: ${unreadable[1]}`
-  const empty = [...countsByGroup(parsed)].find(([, count]) => count === 0)
-  return empty ? `group ${empty[0]} holds no valid element sets` : null
+  const empty = cache.groups.find((g) => (g.elements?.length ?? 0) === 0)
+  return empty ? `group ${empty.group} holds no valid element sets` : null
 }
 
 /**
  * Builds the start catalogue from the base and the cache (see the module
- * comment). Fails only when the base is `--snapshot` and holds no valid element
- * set, or when nothing at all holds one; a cache that cannot be used is
- * reported in `cacheIgnored` and left out.
+ * comment) with the overlay rule (overlay.ts). Fails only when the base is
+ * `--snapshot` and holds no valid element set, or when nothing at all holds
+ * one; a cache that cannot be used is reported in `cacheIgnored` and left out.
  */
 export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
   const warnings: StartWarning[] = []
-  const baseParsed = parseSnapshot(base.snapshot)
-  if (base.source === 'snapshot' && elementCount(baseParsed) === 0) {
-    return { ok: false, error: `no valid element sets in ${base.snapshot.description}` }
+  let baseSet = base.snapshot
+  const baseRead = readGroups(baseSet)
+  if (base.source === 'snapshot' && elementCount(baseSet) === 0) {
+    return { ok: false, error: `no valid element sets in ${baseSet.description}` }
   }
-  let baseMs = base.snapshot.stampMs
-  if (baseMs > nowMs + CLOCK_SKEW_MS) {
-    const dated = Math.min(newestEpochMs(baseParsed) ?? nowMs, nowMs)
-    warnings.push({
-      message: `the ${base.source === 'snapshot' ? '--snapshot' : 'embedded snapshot'} says its data was obtained in the future; dated by its newest element set instead`,
-      fields: { path: base.snapshot.description, stamp: iso(baseMs), now: iso(nowMs), datedAt: iso(dated) },
-    })
-    baseMs = dated
-  }
-  const baseCounts = countsByGroup(baseParsed)
-  // All groups of the base share its date (a copied cache given as --snapshot included): one source, one date.
-  const baseTimes = new Map(baseParsed.groups.map(({ group }) => [group, baseMs]))
+  const dated = believableDate(baseSet, nowMs, base.source === 'snapshot' ? '--snapshot' : 'embedded snapshot')
+  if (dated.warning) warnings.push(dated.warning)
+  baseSet = dated.set
+  const baseMs = baseSet.obtainedAtMs
+  // A base group holding nothing valid competes with nothing.
+  const baseLayer: Layer = { source: base.source, groups: baseSet.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: base.source })) }
 
   let cacheIgnored = cache ? futureTimeReason(cache, nowMs) : null
-  const cacheTimes = new Map<string, number>()
+  let cacheLayer: Layer | null = null
+  let cacheRead: ReadReport | null = null
   if (cache && cacheIgnored === null) {
-    for (const { group, obtainedAtMs } of cache.groups) cacheTimes.set(group, Math.max(cacheTimes.get(group) ?? -Infinity, obtainedAtMs ?? cache.stampMs))
-  }
-  /** The cache wins a group it has when the base lacks it (or holds nothing valid for it) or obtained it no later. */
-  const cacheWins = (group: string) =>
-    cacheTimes.has(group) && (!baseTimes.has(group) || (baseCounts.get(group) ?? 0) === 0 || cacheTimes.get(group)! >= baseTimes.get(group)!)
-
-  let cacheParsed: ParsedGroups | null = null
-  if (cache && [...cacheTimes.keys()].some(cacheWins)) {
-    // Only parsed when it gives something; it must then be whole.
-    cacheParsed = parseSnapshot(cache)
-    cacheIgnored = unusableCacheReason(cacheParsed)
-    if (cacheIgnored !== null) {
-      cacheParsed = null
-      cacheTimes.clear()
+    const wins = chooseNewest([baseLayer, cache])
+    // Only read when it gives something; it must then be whole.
+    if ([...wins.values()].includes(1)) {
+      cacheRead = readGroups(cache)
+      cacheIgnored = unusableCacheReason(cache, cacheRead)
+      if (cacheIgnored === null) cacheLayer = { source: 'cache', groups: cache.groups.map((g) => ({ ...g, source: 'cache' })) }
+      else cacheRead = null
     }
   }
 
-  const groupSources: Record<string, GroupSource> = {}
-  for (const group of [...baseTimes.keys(), ...cacheTimes.keys()]) groupSources[group] ??= cacheWins(group) ? 'cache' : 'base'
-  const groups: GroupElements[] = [
-    ...baseParsed.groups.filter((g) => groupSources[g.group] === 'base'),
-    ...(cacheParsed?.groups.filter((g) => groupSources[g.group] === 'cache') ?? []),
-  ]
-  const times = Object.fromEntries(
-    Object.entries(groupSources).map(([group, source]) => [group, (source === 'cache' ? cacheTimes : baseTimes).get(group)!]),
-  )
-  const cacheGroupsUsed = Object.keys(groupSources).filter((g) => groupSources[g] === 'cache')
-  const catalog = buildCatalog(
-    groups,
-    {
-      source: cacheGroupsUsed.length > 0 ? 'cache' : base.source,
-      obtainedAtMs: Math.max(...Object.values(times)),
-      groupsObtainedAtMs: times,
-    },
-    nowMs,
-  )
+  const overlaid = overlay(cacheLayer ? [baseLayer, cacheLayer] : [baseLayer])
+  const catalog = catalogOf(overlaid, nowMs)
   if (catalog.size === 0) {
-    return { ok: false, error: `no valid element sets in ${base.snapshot.description}${cache ? ' or the data-dir cache' : ''}` }
+    return { ok: false, error: `no valid element sets in ${baseSet.description}${cache ? ' or the data-dir cache' : ''}` }
   }
+  const groupSources: Record<string, GroupOrigin> = {}
+  for (const [group, source] of Object.entries(overlaid.groupSources)) groupSources[group] = source === 'cache' ? 'cache' : 'base'
+  // Base groups with nothing valid are still reported as the base's.
+  for (const g of baseSet.groups) groupSources[g.group] ??= 'base'
+  const cacheGroupsUsed = Object.keys(groupSources).filter((g) => groupSources[g] === 'cache')
 
   const invalidByGroup: Record<string, number> = {}
-  for (const [parsed, source] of [[baseParsed, 'base'], [cacheParsed, 'cache']] as const) {
-    for (const [group, count] of Object.entries(parsed?.invalidByGroup ?? {})) if (groupSources[group] === source) invalidByGroup[group] = count
+  for (const [read, source] of [[baseRead, 'base'], [cacheRead, 'cache']] as const) {
+    for (const [group, count] of Object.entries(read?.invalidByGroup ?? {})) if (groupSources[group] === source) invalidByGroup[group] = count
   }
   return {
     ok: true,
@@ -162,8 +157,8 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
       cacheIgnored,
       warnings,
       invalidByGroup,
-      unreadableGroups: baseParsed.unreadableGroups,
-      examples: [...baseParsed.examples, ...(cacheParsed?.examples ?? [])].slice(0, 3),
+      unreadableGroups: baseRead.unreadableGroups,
+      examples: [...baseRead.examples, ...(cacheRead?.examples ?? [])].slice(0, 3),
     },
   }
 }
@@ -171,7 +166,7 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
 /** The fields of the `catalogue loaded` log line: what was chosen, and what the base and the cache offered. */
 export function startLogFields({ base, cache }: StartInputs, plan: StartPlan): Record<string, unknown> {
   const { catalog } = plan
-  const from = (source: GroupSource) => Object.keys(plan.groupSources).filter((g) => plan.groupSources[g] === source)
+  const from = (source: GroupOrigin) => Object.keys(plan.groupSources).filter((g) => plan.groupSources[g] === source)
   return {
     source: catalog.origin.source,
     obtainedAt: iso(catalog.origin.obtainedAtMs),
@@ -180,7 +175,7 @@ export function startLogFields({ base, cache }: StartInputs, plan: StartPlan): R
     candidates: [
       { source: base.source, from: base.snapshot.description, obtainedAt: iso(plan.baseObtainedAtMs), datedBy: base.snapshot.datedBy ?? 'stamp', groupsUsed: from('base') },
       ...(cache
-        ? [{ source: 'cache', from: cache.description, obtainedAt: iso(cache.stampMs), groupsUsed: from('cache'), ...(plan.cacheIgnored ? { ignored: plan.cacheIgnored } : {}) }]
+        ? [{ source: 'cache', from: cache.description, obtainedAt: iso(cache.obtainedAtMs), groupsUsed: from('cache'), ...(plan.cacheIgnored ? { ignored: plan.cacheIgnored } : {}) }]
         : []),
     ],
   }

@@ -3,16 +3,7 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  CACHE_FILE,
-  type CacheContents,
-  defaultDataDir,
-  deserializeCache,
-  readCache,
-  serializeCache,
-  snapshotFromCache,
-  writeCache,
-} from '../../src/catalog/persist.ts'
+import { CACHE_FILE, type CacheContents, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 
@@ -23,11 +14,12 @@ const freshDir = () => join(tmp, `d${++dirs}`)
 
 const CONTENTS: CacheContents = {
   obtainedAtMs: Date.UTC(2026, 5, 1, 6, 0, 0, 123),
-  url: 'http://127.0.0.1:9/NORAD/elements/gp.php',
+  source: 'cache',
+  description: 'http://127.0.0.1:9/NORAD/elements/gp.php',
   groups: [
-    { group: 'stations', format: 'json', payload: payloadOf(syntheticGroup(90000, 5), 'json'), fetchedAtMs: Date.UTC(2026, 5, 1, 6), etag: '"abc"', lastModified: 'Mon, 01 Jun 2026 05:00:00 GMT' },
-    { group: 'weather', format: 'csv', payload: payloadOf(syntheticGroup(91000, 3), 'csv'), fetchedAtMs: Date.UTC(2026, 5, 1, 6), etag: null, lastModified: null },
-    { group: 'geo', format: 'tle', payload: payloadOf(syntheticGroup(92000, 2), 'tle'), fetchedAtMs: Date.UTC(2026, 5, 1, 6), etag: 'W/"x"', lastModified: null },
+    { group: 'stations', source: 'cache', format: 'json', text: payloadOf(syntheticGroup(90000, 5), 'json'), obtainedAtMs: Date.UTC(2026, 5, 1, 6), etag: '"abc"', lastModified: 'Mon, 01 Jun 2026 05:00:00 GMT' },
+    { group: 'weather', source: 'cache', format: 'csv', text: payloadOf(syntheticGroup(91000, 3), 'csv'), obtainedAtMs: Date.UTC(2026, 5, 1, 6), etag: null, lastModified: null },
+    { group: 'geo', source: 'cache', format: 'tle', text: payloadOf(syntheticGroup(92000, 2), 'tle'), obtainedAtMs: Date.UTC(2026, 5, 1, 6), etag: 'W/"x"', lastModified: null },
   ],
 }
 
@@ -56,7 +48,8 @@ describe('writeCache and readCache', () => {
     if (read.kind !== 'ok') throw new Error(read.kind)
     const report = catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0)
     expect(report.catalog.groupCounts).toEqual({ geo: 2, stations: 5, weather: 3 })
-    expect(report.catalog.origin).toEqual({ source: 'cache', obtainedAtMs: CONTENTS.obtainedAtMs })
+    // Obtained when its groups were fetched (each group with its own time and source).
+    expect(report.catalog.origin).toMatchObject({ source: 'cache', obtainedAtMs: Date.UTC(2026, 5, 1, 6), groupsObtainedAtMs: { geo: Date.UTC(2026, 5, 1, 6) }, groupSources: { geo: 'cache' } })
     expect(report.unreadableGroups).toEqual({})
   })
 
@@ -174,5 +167,5 @@ describe('killing the writer at any instant', () => {
       if (existsSync(join(dir, CACHE_FILE))) expect(readFileSync(join(dir, CACHE_FILE), 'utf8').endsWith('}')).toBe(true)
     }
     expect(outcomes.has('ok')).toBe(true)
-  })
+  }, 30_000)
 })

@@ -3,8 +3,9 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { writeCache } from '../../src/catalog/persist.ts'
-import { catalogFromSnapshot, loadSnapshotPath, SnapshotError } from '../../src/catalog/snapshot.ts'
+import { writeCache } from '../../src/io/cache.ts'
+import { catalogFromSnapshot, SnapshotError } from '../../src/catalog/snapshot.ts'
+import { loadSnapshotPath } from '../../src/io/snapshot-files.ts'
 import { ommCsv, ommJson, syntheticGroup, tleText } from '../fixtures/synthetic.ts'
 
 const FIXTURES = join(import.meta.dir, '../fixtures/elements')
@@ -45,7 +46,7 @@ describe('loadSnapshotPath', () => {
     writeFileSync(join(folder, 'snapshot.json'), JSON.stringify({ stamp: '2020-01-01T00:00:00Z', source: 'x', groups: {} }))
     writeFileSync(join(folder, 'notes.md'), '# not elements')
     const snapshot = await loadSnapshotPath(folder)
-    expect(snapshot.stampMs).toBe(Date.UTC(2026, 5, 1, 12))
+    expect(snapshot.obtainedAtMs).toBe(Date.UTC(2026, 5, 1, 12))
     expect(snapshot.datedBy).toBe('stamp')
     expect(snapshot.groups.map((g) => g.group).sort()).toEqual(['geo', 'science', 'weather'])
     const { catalog } = catalogFromSnapshot(snapshot, 'snapshot', NOW)
@@ -60,14 +61,14 @@ describe('loadSnapshotPath', () => {
     writeFileSync(join(folder, 'weather.json'), ommJson(syntheticGroup(92200, 2, { epochDay: 141.5 })))
     const newest = Date.UTC(2026, 0, 1) + (140.5 + 0.001) * 86_400_000
     const snapshot = await loadSnapshotPath(folder)
-    expect(snapshot.stampMs).toBe(newest)
+    expect(snapshot.obtainedAtMs).toBe(newest)
     expect(snapshot.datedBy).toBe('newest epoch')
     const file = await loadSnapshotPath(join(folder, 'stations.tle'))
-    expect(file.stampMs).toBe(Date.UTC(2026, 0, 1) + (139 + 0.002) * 86_400_000)
+    expect(file.obtainedAtMs).toBe(Date.UTC(2026, 0, 1) + (139 + 0.002) * 86_400_000)
     // Parsed once: building the catalogue uses what dating it parsed.
-    expect(snapshot.parsed).toBeDefined()
+    expect(snapshot.read).toBeDefined()
     const report = catalogFromSnapshot(snapshot, 'snapshot', NOW)
-    expect(report.parsedGroups).toBe(snapshot.parsed!.groups)
+    expect(report.groups).toBe(snapshot.groups)
     expect(report.catalog.groupCounts).toEqual({ stations: 3, weather: 2 })
   })
 
@@ -76,12 +77,12 @@ describe('loadSnapshotPath', () => {
     writeFileSync(path, ommJson(syntheticGroup(92300, 2, { epochDay: 300 })))
     const written = new Date(Date.UTC(2026, 5, 1))
     utimesSync(path, written, written)
-    expect(await loadSnapshotPath(path)).toMatchObject({ stampMs: written.getTime(), datedBy: 'file time' })
+    expect(await loadSnapshotPath(path)).toMatchObject({ obtainedAtMs: written.getTime(), datedBy: 'file time' })
     const garbage = join(tmp, 'garbage.tle')
     writeFileSync(garbage, 'nothing valid here\n')
     utimesSync(garbage, written, written)
     const snapshot = await loadSnapshotPath(garbage)
-    expect(snapshot).toMatchObject({ stampMs: written.getTime(), datedBy: 'file time' })
+    expect(snapshot).toMatchObject({ obtainedAtMs: written.getTime(), datedBy: 'file time' })
     expect(catalogFromSnapshot(snapshot, 'snapshot', NOW).catalog.size).toBe(0)
   })
 
@@ -89,7 +90,7 @@ describe('loadSnapshotPath', () => {
     const folder = join(tmp, '2026-05-20T0000Z')
     mkdirSync(folder)
     writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(92400, 2, { epochDay: 145 })))
-    expect(await loadSnapshotPath(folder)).toMatchObject({ stampMs: Date.UTC(2026, 4, 20), datedBy: 'stamp' })
+    expect(await loadSnapshotPath(folder)).toMatchObject({ obtainedAtMs: Date.UTC(2026, 4, 20), datedBy: 'stamp' })
   })
 
   test('a folder holding only a bundle, and a bundle file', async () => {
@@ -99,7 +100,7 @@ describe('loadSnapshotPath', () => {
     writeFileSync(join(folder, 'snapshot.json'), JSON.stringify(bundle))
     for (const path of [folder, join(folder, 'snapshot.json')]) {
       const snapshot = await loadSnapshotPath(path)
-      expect(snapshot.stampMs).toBe(Date.UTC(2026, 5, 2))
+      expect(snapshot.obtainedAtMs).toBe(Date.UTC(2026, 5, 2))
       expect(catalogFromSnapshot(snapshot, 'snapshot', NOW).catalog.groupCounts).toEqual({ extra: 1, stations: 2 })
     }
   })
@@ -108,11 +109,12 @@ describe('loadSnapshotPath', () => {
     const dir = join(tmp, 'copied-cache')
     const path = await writeCache(dir, {
       obtainedAtMs: Date.UTC(2026, 5, 3),
-      url: 'http://127.0.0.1:9/gp.php',
-      groups: [{ group: 'stations', format: 'json', payload: ommJson(syntheticGroup(99000, 3)), fetchedAtMs: 0, etag: null, lastModified: null }],
+      source: 'refresh',
+      description: 'http://127.0.0.1:9/gp.php',
+      groups: [{ group: 'stations', source: 'refresh', format: 'json', text: ommJson(syntheticGroup(99000, 3)), obtainedAtMs: Date.UTC(2026, 5, 3), etag: null, lastModified: null }],
     })
     const snapshot = await loadSnapshotPath(path)
-    expect(snapshot.stampMs).toBe(Date.UTC(2026, 5, 3))
+    expect(snapshot.obtainedAtMs).toBe(Date.UTC(2026, 5, 3))
     expect(catalogFromSnapshot(snapshot, 'snapshot', NOW).catalog.groupCounts).toEqual({ stations: 3 })
     writeFileSync(path, readFileSync(path, 'utf8').replace('SYNTH 99001', 'SYNTH 99009'))
     await expect(loadSnapshotPath(path)).rejects.toThrow('is a damaged cache: group stations fails its checksum')
@@ -139,14 +141,15 @@ describe('catalogFromSnapshot', () => {
   test('an unreadable group is reported, not fatal; groups given twice add up', () => {
     const report = catalogFromSnapshot(
       {
-        stampMs: 0,
+        source: 'snapshot',
+        obtainedAtMs: Date.UTC(2026, 5, 1),
         description: 'test',
         groups: [
           { group: 'a', text: ommJson(syntheticGroup(98000, 2)) },
           { group: 'a', text: tleText(syntheticGroup(98100, 1)) },
           { group: 'b', text: '<html>oops</html>' },
-          { group: 'c', text: '[{"NORAD_CAT_ID": 1}]', format: 'json' },
-        ],
+          { group: 'c', text: '[{"NORAD_CAT_ID": 1}]', format: 'json' as const },
+        ].map((g) => ({ ...g, source: 'snapshot' as const, obtainedAtMs: Date.UTC(2026, 5, 1) })),
       },
       'snapshot',
       NOW,

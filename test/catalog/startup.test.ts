@@ -4,8 +4,8 @@
  * was obtained.
  */
 import { describe, expect, test } from 'bun:test'
-import { type CacheContents, snapshotFromCache } from '../../src/catalog/persist.ts'
-import type { SnapshotData } from '../../src/catalog/snapshot.ts'
+import { type CacheContents, snapshotFromCache } from '../../src/io/cache.ts'
+import type { GroupSet } from '../../src/catalog/groups.ts'
 import { CLOCK_SKEW_MS, planStart, type StartInputs, type StartPlan, startLogFields } from '../../src/catalog/startup.ts'
 import { ommJson, syntheticGroup, tleText } from '../fixtures/synthetic.ts'
 
@@ -14,22 +14,25 @@ const T = Date.UTC(2026, 4, 30)
 const NOW = T + 10 * DAY
 
 /** A snapshot of TLE groups, each `[group, firstId, count]`, stamped `stampMs`. */
-const snapshot = (stampMs: number, groups: [string, number, number][], description = 'a snapshot'): SnapshotData => ({
-  stampMs,
+const snapshot = (stampMs: number, groups: [string, number, number][], description = 'a snapshot'): GroupSet => ({
+  source: 'snapshot',
+  obtainedAtMs: stampMs,
   description,
-  groups: groups.map(([group, firstId, count]) => ({ group, text: tleText(syntheticGroup(firstId, count, { epochDay: 145 })) })),
+  groups: groups.map(([group, firstId, count]) => ({ group, source: 'snapshot', obtainedAtMs: stampMs, text: tleText(syntheticGroup(firstId, count, { epochDay: 145 })) })),
 })
 
 /** A cache whose groups, `[group, firstId, count, fetchedAtMs]`, are OMM JSON payloads newer than the snapshots'. */
 function cache(obtainedAtMs: number, groups: [string, number, number, number?][]): CacheContents {
   return {
     obtainedAtMs,
-    url: 'http://127.0.0.1:9/gp.php',
+    source: 'refresh',
+    description: 'http://127.0.0.1:9/gp.php',
     groups: groups.map(([group, firstId, count, fetchedAtMs]) => ({
       group,
       format: 'json' as const,
-      payload: ommJson(syntheticGroup(firstId, count, { epochDay: 152 })),
-      fetchedAtMs: fetchedAtMs ?? obtainedAtMs,
+      source: 'refresh' as const,
+      text: ommJson(syntheticGroup(firstId, count, { epochDay: 149 })),
+      obtainedAtMs: fetchedAtMs ?? obtainedAtMs,
       etag: null,
       lastModified: null,
     })),
@@ -48,9 +51,9 @@ const epochDayOf = (p: StartPlan, id: number) => new Date(p.catalog.get(id)!.ele
 
 describe('the base', () => {
   test('--snapshot is used in place of the embedded snapshot, even when its data is older', () => {
-    const older = snapshot(T - 6 * DAY, [['stations', 5000, 2]], '/snapshots/2026-05-24T0538Z')
+    const older = snapshot(T - 5 * DAY, [['stations', 5000, 2]], '/snapshots/2026-05-25T0000Z')
     const p = plan({ base: { source: 'snapshot', snapshot: older } })
-    expect(p.catalog.origin).toEqual({ source: 'snapshot', obtainedAtMs: T - 6 * DAY, groupsObtainedAtMs: { stations: T - 6 * DAY } })
+    expect(p.catalog.origin).toEqual({ source: 'snapshot', obtainedAtMs: T - 5 * DAY, groupsObtainedAtMs: { stations: T - 5 * DAY }, groupSources: { stations: 'snapshot' } })
     expect(p.catalog.satellites.map((s) => s.noradId)).toEqual([5000, 5001])
   })
 
@@ -62,13 +65,13 @@ describe('the base', () => {
   })
 
   test('a --snapshot without a valid element set is an error, whatever the cache holds', () => {
-    const empty: SnapshotData = { stampMs: T, description: '/tmp/garbage.tle', groups: [{ group: 'garbage', text: 'not elements' }] }
+    const empty: GroupSet = { source: 'snapshot', obtainedAtMs: T, description: '/tmp/garbage.tle', groups: [{ group: 'garbage', source: 'snapshot', obtainedAtMs: T, text: 'not elements' }] }
     const result = planStart({ base: { source: 'snapshot', snapshot: empty }, cache: fromCache(cache(NOW, [['stations', 1000, 3]])), nowMs: NOW })
     expect(result).toEqual({ ok: false, error: 'no valid element sets in /tmp/garbage.tle' })
   })
 
   test('an empty embedded snapshot leaves the cache; with neither, an error', () => {
-    const empty: SnapshotData = { stampMs: T, description: 'the embedded snapshot', groups: [] }
+    const empty: GroupSet = { source: 'embedded', obtainedAtMs: T, description: 'the embedded snapshot', groups: [] }
     const p = plan({ base: { source: 'embedded', snapshot: empty }, cache: fromCache(cache(T - DAY, [['stations', 1000, 3]])) })
     expect(p.catalog.origin.source).toBe('cache')
     expect(planStart({ base: { source: 'embedded', snapshot: empty }, cache: null, nowMs: NOW })).toEqual({
@@ -92,7 +95,7 @@ describe('the cache competes with the base, group by group', () => {
     const p = plan({ base: { source: 'embedded', snapshot: EMBEDDED }, cache: fromCache(cache(T + DAY, [['stations', 1000, 3], ['weather', 2000, 4], ['starlink', 3000, 5]])) })
     expect(p.catalog.origin).toMatchObject({ source: 'cache', obtainedAtMs: T + DAY })
     expect(p.cacheGroupsUsed.sort()).toEqual(['starlink', 'stations', 'weather'])
-    expect(epochDayOf(p, 1000)).toBe(1) // 1 June: the cache's elements
+    expect(epochDayOf(p, 1000)).toBe(29) // 29 May: the cache's elements
   })
 
   test('an older cache loses to the base; a tie goes to the cache', () => {
@@ -114,11 +117,12 @@ describe('the cache competes with the base, group by group', () => {
     expect(p.catalog.get(1000)).toBeUndefined() // the base's stations are replaced by the cache's
     expect(p.catalog.get(2003)?.groups).toEqual(['weather'])
     expect(p.catalog.get(3000)?.groups).toEqual(['starlink', 'stations'])
-    expect(epochDayOf(p, 3000)).toBe(1) // the newer elements
+    expect(epochDayOf(p, 3000)).toBe(29) // the newer elements
     expect(p.catalog.origin).toEqual({
       source: 'cache',
       obtainedAtMs: T + DAY,
       groupsObtainedAtMs: { stations: T + DAY, weather: T, starlink: T },
+      groupSources: { stations: 'cache', weather: 'embedded', starlink: 'embedded' },
     })
   })
 
@@ -139,12 +143,12 @@ describe('the cache competes with the base, group by group', () => {
   test('a cache that wins nothing is not even parsed', () => {
     const cached = fromCache(cache(T - DAY, [['stations', 1000, 3]]))
     plan({ base: { source: 'embedded', snapshot: EMBEDDED }, cache: cached })
-    expect(cached.parsed).toBeUndefined()
+    expect(cached.read).toBeUndefined()
   })
 
   test('a cache with a payload that is not what it says is ignored whole, with the reason', () => {
     const contents = cache(T + DAY, [['stations', 1000, 3]])
-    contents.groups.push({ ...contents.groups[0]!, group: 'weather', payload: 'not json' })
+    contents.groups.push({ ...contents.groups[0]!, group: 'weather', text: 'not json' })
     const p = plan({ base: { source: 'embedded', snapshot: EMBEDDED }, cache: fromCache(contents) })
     expect(p.cacheIgnored).toMatch(/^group weather: expected OMM JSON/)
     expect(p.catalog.origin.source).toBe('embedded')

@@ -60,6 +60,8 @@ describe('deploy/sattrack.service', () => {
     expect(service.get('StateDirectory')).toEqual(['sattrack'])
     expect(service.get('Environment')).toContain('SATTRACK_DATA_DIR=/var/lib/sattrack')
     expect(service.get('ExecStart')![0]).toStartWith('/usr/local/bin/sattrack')
+    // systemctl reload: SIGHUP reads --snapshot again (test/e2e/reload.test.ts).
+    expect(service.get('ExecReload')).toEqual(['/bin/kill -HUP $MAINPID'])
   })
 
   test('the usual hardening; SIGTERM with time to finish requests in flight', () => {

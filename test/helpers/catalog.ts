@@ -1,7 +1,7 @@
 /** Test helpers: the embedded catalogue (loaded once per test file) and an app over it. */
 import { createApp } from '../../src/app.ts'
 import type { Catalog } from '../../src/catalog/catalog.ts'
-import { loadEmbeddedSnapshot } from '../../src/catalog/embedded.ts'
+import { loadEmbeddedSnapshot } from '../../src/io/embedded.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 

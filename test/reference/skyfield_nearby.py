@@ -85,9 +85,15 @@ def parse_instant(text):
 
 
 def read_snapshot(path):
-    """Element sets of every group; an id in several groups keeps the newest epoch (first on a tie)."""
+    """Element sets of every group; an id in several groups keeps the newest epoch (first on a tie).
+
+    As the service does at load, a set is left out when SGP4 cannot initialise it
+    or its epoch is more than a day after the snapshot's stamp (when the data was
+    obtained)."""
     with open(path, encoding='utf-8') as f:
         bundle = json.load(f)
+    stamp = parse_instant(bundle['stamp'])
+    latest_jd = stamp.timestamp() / 86400.0 + 2440587.5 + 1.0
     chosen = {}
     for group in sorted(bundle['groups']):
         lines = [line.rstrip() for line in bundle['groups'][group].splitlines()]
@@ -100,7 +106,8 @@ def read_snapshot(path):
                 sat = Satrec.twoline2rv(line, line2)
                 epoch = sat.jdsatepoch + sat.jdsatepochF
                 previous = chosen.get(sat.satnum)
-                if previous is None or epoch > previous[0]:
+                refused = sat.error != 0 or epoch > latest_jd
+                if not refused and (previous is None or epoch > previous[0]):
                     chosen[sat.satnum] = (epoch, sat, line, line2, name)
                 name = ''
                 i += 2

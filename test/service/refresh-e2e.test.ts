@@ -7,17 +7,17 @@
  * refresh of two groups that keeps the other six.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseTleText } from '../../src/catalog/elements.ts'
-import { CACHE_FILE, readCache } from '../../src/catalog/persist.ts'
-import { catalogFromSnapshot, loadSnapshotPath } from '../../src/catalog/snapshot.ts'
+import { CACHE_FILE, readCache } from '../../src/io/cache.ts'
+import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
+import { loadSnapshotPath } from '../../src/io/snapshot-files.ts'
 import { ommRecord, recordsOf } from '../fixtures/synthetic.ts'
-import { ROOT, runToExit, type ServiceProcess, SHARED_SNAPSHOTS, startService } from '../fixtures/service-process.ts'
+import { ROOT, runToExit, oldSnapshotOr, type ServiceProcess, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'
 
-const OLD_SNAPSHOT = join(SHARED_SNAPSHOTS, '2026-05-24T0538Z')
 const FALLBACK_SNAPSHOT = join(ROOT, 'test/fixtures/elements/stations.tle')
 const SIX_DIGIT = ommRecord({
   NORAD_CAT_ID: 270001,
@@ -33,7 +33,7 @@ let embeddedCount = 0
 /** The catalog numbers upstream serves in each group. */
 const upstreamIds = new Map<string, Set<number>>()
 const dataDir = mkdtempSync(join(tmpdir(), 'sattrack-e2e-refresh-'))
-const snapshotArg = existsSync(OLD_SNAPSHOT) ? OLD_SNAPSHOT : FALLBACK_SNAPSHOT
+const snapshotArg = oldSnapshotOr(FALLBACK_SNAPSHOT, 'refresh-e2e')
 
 beforeAll(async () => {
   // The embedded snapshot's groups, converted to OMM JSON as CelesTrak would serve them.
@@ -93,7 +93,7 @@ describe('the service process with refresh', () => {
     })
     upstream.setFault(null)
     expect(during.catalog.source).toBe('snapshot')
-    if (snapshotArg === OLD_SNAPSHOT) expect(during.catalog.obtainedAt).toBe('2026-05-24T05:38:00.000Z')
+    if (snapshotArg !== FALLBACK_SNAPSHOT) expect(during.catalog.obtainedAt).toBe('2026-05-24T05:38:00.000Z')
     expect(during.refresh.lastAttemptAt).toMatch(/Z$/)
     expect(during.refresh.nextAttemptAt).toBeNull() // not a time before the attempt under way
 
@@ -136,7 +136,9 @@ describe('the service process with refresh', () => {
     expect(failed.refresh.lastError).toMatch(/HTTP 500/)
     expect(failed.catalog.satellites).toBe(before.catalog.satellites)
     expect(failed.catalog.loadedAt).toBe(before.catalog.loadedAt)
-    expect(Date.parse(failed.refresh.nextAttemptAt) - Date.parse(failed.refresh.lastAttemptAt)).toBeGreaterThanOrEqual(6_000) // backed off
+    // Backed off: a minute after a first failure, never more than the interval (3 s here).
+    expect(Date.parse(failed.refresh.nextAttemptAt) - Date.parse(failed.refresh.lastAttemptAt)).toBeGreaterThanOrEqual(3_000)
+    expect(failed.refresh.groupErrors.stations).toMatch(/^HTTP 500 \(9 bytes\) from /)
 
     upstream.setFault({ kind: 'hang' })
     const hung = await service!.waitFor(

@@ -5,16 +5,15 @@
  * the future is reported and ignored. Only loopback is contacted.
  */
 import { afterAll, beforeAll, expect, test } from 'bun:test'
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseTleText } from '../../src/catalog/elements.ts'
-import { readCache, writeCache } from '../../src/catalog/persist.ts'
+import { readCache, writeCache } from '../../src/io/cache.ts'
 import { ommJson, syntheticGroup } from '../fixtures/synthetic.ts'
-import { ROOT, runToExit, type ServiceProcess, SHARED_SNAPSHOTS, startService } from '../fixtures/service-process.ts'
+import { ROOT, runToExit, oldSnapshotOr, type ServiceProcess, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'
 
-const OLD_SNAPSHOT = join(SHARED_SNAPSHOTS, '2026-05-24T0538Z')
 const FALLBACK_SNAPSHOT = join(ROOT, 'test/fixtures/elements')
 const tmp = mkdtempSync(join(tmpdir(), 'sattrack-e2e-start-'))
 let upstream: MockUpstream
@@ -39,7 +38,7 @@ test('an unusable --snapshot exits 2 with one line, even when its file is old', 
 
 test('a copied snapshot folder is dated by its newest element set; a cache from 2099 is ignored; the old data is refreshed at once', async () => {
   // `cp -r` of a snapshot into a folder whose name carries no stamp: every file time is now.
-  const source = existsSync(OLD_SNAPSHOT) ? OLD_SNAPSHOT : FALLBACK_SNAPSHOT
+  const source = oldSnapshotOr(FALLBACK_SNAPSHOT, 'startup-e2e')
   const folder = join(tmp, 'copied')
   cpSync(source, folder, { recursive: true })
   let newestEpoch = 0
@@ -50,8 +49,9 @@ test('a copied snapshot folder is dated by its newest element set; a cache from 
   const future = Date.UTC(2099, 0, 1)
   await writeCache(dataDir, {
     obtainedAtMs: future,
-    url: upstream.url,
-    groups: [{ group: 'stations', format: 'json', payload: ommJson(syntheticGroup(90000, 5, { epochDay: 150 })), fetchedAtMs: future, etag: '"x"', lastModified: null }],
+    source: 'refresh',
+    description: upstream.url,
+    groups: [{ group: 'stations', source: 'refresh', format: 'json', text: ommJson(syntheticGroup(90000, 5, { epochDay: 150 })), obtainedAtMs: future, etag: '"x"', lastModified: null }],
   })
 
   let service: ServiceProcess | undefined

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../../src/app.ts'
 import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
-import { Refresher } from '../../src/catalog/refresh.ts'
+import { Refresher } from '../../src/io/refresh.ts'
 import { CatalogStore } from '../../src/catalog/store.ts'
 import { VERSION } from '../../src/version.ts'
 import { request } from '../helpers/catalog.ts'
@@ -81,6 +81,8 @@ describe('GET /api/v1/service/status', () => {
         consecutiveFailures: 0,
         inProgress: false,
         cacheError: null,
+        groupErrors: {},
+        missingGroups: [],
       },
     })
   })
@@ -121,7 +123,8 @@ describe('GET /api/v1/service/status', () => {
       expect(body.refresh.lastError).toMatch(/^stations: HTTP 500/)
       expect(body.refresh.lastAttemptAt).toBe(new Date(now).toISOString())
       expect(body.refresh.lastSuccessAt).toBe(new Date(NOW).toISOString())
-      expect(body.refresh.nextAttemptAt).toBe(new Date(now + 4 * 3_600_000).toISOString()) // backed off
+      expect(body.refresh.nextAttemptAt).toBe(new Date(now + 60_000).toISOString()) // backed off: a minute after the first failure
+      expect(body.refresh.groupErrors).toEqual({ stations: expect.stringMatching(/^HTTP 500 \(9 bytes\) from /) })
       for (const key of ['lastAttemptAt', 'lastSuccessAt', 'nextAttemptAt']) expect(body.refresh[key]).toMatch(ISO_MS)
       refresher.stop()
     } finally {

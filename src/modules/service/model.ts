@@ -50,10 +50,12 @@ export const RefreshStatusSchema = t.Object(
     lastAttemptAt: isoOrNull('Start of the last round'),
     lastSuccessAt: isoOrNull('End of the last successful round (304 included)'),
     lastError: t.Nullable(t.String({ description: 'Why the last round failed; null when it succeeded' })),
-    nextAttemptAt: isoOrNull('When the next round is due (later after failures: exponential backoff up to 24 h)'),
+    nextAttemptAt: isoOrNull('When the next round is due (after failures: from a minute, doubling, up to the interval, or a Retry-After)'),
     consecutiveFailures: Type.Integer({ description: 'Failed rounds in a row' }),
     inProgress: t.Boolean({ description: 'A round is running' }),
     cacheError: t.Nullable(t.String({ description: 'Why the last success could not be written to the data dir' })),
+    groupErrors: t.Record(t.String(), t.String(), { description: 'Why each group failed in the last round (it keeps the element sets it had)' }),
+    missingGroups: t.Array(t.String(), { description: 'Groups the upstream says it does not have (the others are refreshed)' }),
   },
   { description: 'Background refresh' },
 )

@@ -4,10 +4,10 @@
  * scripts/prepare.ts, parsed and validated at build time.
  */
 import preparedPath from '../../data/prepared.json' with { type: 'file' }
-import { type PreparedSnapshot, snapshotFromPrepared } from './prepared.ts'
-import type { SnapshotData } from './snapshot.ts'
+import { type PreparedSnapshot, snapshotFromPrepared } from '../catalog/prepared.ts'
+import type { GroupSet } from '../catalog/groups.ts'
 
-export async function loadEmbeddedSnapshot(): Promise<SnapshotData> {
+export async function loadEmbeddedSnapshot(): Promise<GroupSet> {
   // `with { type: 'file' }` makes the import a path; TypeScript types it as the JSON content.
   const path = preparedPath as unknown as string
   return snapshotFromPrepared((await Bun.file(path).json()) as PreparedSnapshot, 'the embedded snapshot')

@@ -7,8 +7,8 @@
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { ELEMENT_FORMATS, type ElementFormat } from './formats.ts'
-import type { SnapshotData } from './snapshot.ts'
+import { ELEMENT_FORMATS, type ElementFormat } from '../catalog/formats.ts'
+import type { ElementGroup, GroupSet } from '../catalog/groups.ts'
 
 /** The cache file inside the data dir. */
 export const CACHE_FILE = 'catalog-cache.json'
@@ -19,32 +19,21 @@ const TEMP_SUFFIX = '.tmp'
 /** A temporary file older than this was left by a process that died while writing. */
 const STALE_TEMP_MS = 10 * 60_000
 
-/** One group's payload as it came from upstream, with what a conditional request needs. */
-export interface CachedGroup {
-  group: string
-  format: ElementFormat
-  /** The response body, unchanged. */
-  payload: string
-  /** When this payload was fetched (or last confirmed by a 304), ms since 1970: when this group's data was obtained. */
-  fetchedAtMs: number
-  etag: string | null
-  lastModified: string | null
-}
+/**
+ * A group as the cache holds it: its payload (`text`, `format`) as it came from
+ * upstream, when it was fetched or last confirmed (`obtainedAtMs`), its validators.
+ */
+export type CachedGroup = ElementGroup & { text: string; format: ElementFormat }
 
 /**
- * Every group the service holds from upstream: the groups of the last successful
- * round, and groups refreshed by earlier rounds (or read from an earlier cache)
- * that it still serves unchanged, each with its own fetch time. Groups that came
- * from the base snapshot and were never refreshed are not in it: a start takes
- * them from the base again.
+ * What the cache holds: every group the service holds from upstream (the
+ * groups of the last successful round, and groups refreshed by earlier rounds
+ * or read from an earlier cache that it still serves unchanged, each with its
+ * own fetch time), as a set of groups whose `description` is the endpoint.
+ * Groups that came from the base snapshot and were never refreshed are not in
+ * it: a start takes them from the base again.
  */
-export interface CacheContents {
-  /** When the data was obtained: the time of the last round, which fetched or confirmed its groups, ms since 1970. */
-  obtainedAtMs: number
-  /** The endpoint it came from. */
-  url: string
-  groups: CachedGroup[]
-}
+export type CacheContents = Omit<GroupSet, 'groups'> & { groups: CachedGroup[] }
 
 export type CacheReadResult =
   | { kind: 'absent' }
@@ -69,15 +58,15 @@ export function serializeCache(contents: CacheContents): string {
     kind: CACHE_KIND,
     version: CACHE_VERSION,
     obtainedAt: new Date(contents.obtainedAtMs).toISOString(),
-    url: contents.url,
+    url: contents.description,
     groups: contents.groups.map((g) => ({
       group: g.group,
       format: g.format,
-      fetchedAt: new Date(g.fetchedAtMs).toISOString(),
-      etag: g.etag,
-      lastModified: g.lastModified,
-      sha256: sha256(g.payload),
-      payload: g.payload,
+      fetchedAt: new Date(g.obtainedAtMs).toISOString(),
+      etag: g.etag ?? null,
+      lastModified: g.lastModified ?? null,
+      sha256: sha256(g.text),
+      payload: g.text,
     })),
   })
 }
@@ -108,9 +97,9 @@ export function deserializeCache(text: string): { ok: true; cache: CacheContents
     if (!Number.isFinite(fetchedAtMs)) return { ok: false, reason: `group ${name} has no fetch time` }
     if (!isNullableString(g.etag) || !isNullableString(g.lastModified)) return { ok: false, reason: `group ${name} has bad validators` }
     if (sha256(g.payload) !== g.sha256) return { ok: false, reason: `group ${name} fails its checksum` }
-    groups.push({ group: g.group, format: g.format, payload: g.payload, fetchedAtMs, etag: g.etag, lastModified: g.lastModified })
+    groups.push({ group: g.group, source: 'cache', obtainedAtMs: fetchedAtMs, format: g.format, text: g.payload, etag: g.etag, lastModified: g.lastModified })
   }
-  return { ok: true, cache: { obtainedAtMs, url: data.url, groups } }
+  return { ok: true, cache: { source: 'cache', description: data.url, obtainedAtMs, groups } }
 }
 
 /** Reads the cache of a data dir. Absent is not an error; anything unreadable is `invalid` with a reason. */
@@ -128,17 +117,9 @@ export async function readCache(dataDir: string): Promise<CacheReadResult> {
   return parsed.ok ? { kind: 'ok', cache: parsed.cache, path } : { kind: 'invalid', path, reason: parsed.reason }
 }
 
-/**
- * The cache as a snapshot, to build a catalogue from (each payload in its
- * recorded format, obtained when it was fetched or last confirmed).
- */
-export function snapshotFromCache(cache: CacheContents, path: string): SnapshotData {
-  return {
-    stampMs: cache.obtainedAtMs,
-    datedBy: 'stamp',
-    description: path,
-    groups: cache.groups.map((g) => ({ group: g.group, text: g.payload, format: g.format, obtainedAtMs: g.fetchedAtMs })),
-  }
+/** The cache as a set to start from, described by its path (each group obtained when it was fetched or last confirmed). */
+export function snapshotFromCache(cache: CacheContents, path: string): CacheContents {
+  return { ...cache, source: 'cache', description: path, groups: cache.groups.map((g) => ({ ...g, source: 'cache' })) }
 }
 
 async function fsyncFolder(dir: string): Promise<void> {
@@ -150,14 +131,40 @@ async function fsyncFolder(dir: string): Promise<void> {
   }
 }
 
-/** Removes temporary files that a process killed while writing left behind. */
-async function removeStaleTemporaries(dataDir: string, nowMs: number): Promise<void> {
+/** Whether process `pid` runs on this machine. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException)?.code === 'EPERM'
+  }
+}
+
+/**
+ * Removes temporary files that a process killed while writing left behind: those
+ * of a process that no longer runs, and any older than ten minutes (another
+ * instance sharing the data dir may be writing its own right now). Returns the
+ * names removed. Runs at start and after every write.
+ */
+export async function removeStaleTemporaries(dataDir: string, nowMs: number): Promise<string[]> {
+  const removed: string[] = []
   for (const name of await readdir(dataDir).catch(() => [] as string[])) {
     if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(TEMP_SUFFIX)) continue
+    const pid = Number(name.slice(TEMP_PREFIX.length).split('.')[0])
     const path = join(dataDir, name)
     const info = await stat(path).catch(() => null)
-    if (info && nowMs - info.mtimeMs > STALE_TEMP_MS) await unlink(path).catch(() => {})
+    if (!info) continue
+    const orphan = !Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && !alive(pid))
+    if (orphan || nowMs - info.mtimeMs > STALE_TEMP_MS) {
+      await unlink(path).then(
+        () => removed.push(name),
+        () => {},
+      )
+    }
   }
+  return removed
 }
 
 /**

@@ -1,0 +1,653 @@
+/**
+ * Background refresh from a CelesTrak-compatible GP endpoint. A round fetches
+ * every group (conditional GET after a success), builds the new catalogue off
+ * to the side, validates it and swaps it in one step; any failure leaves the
+ * current catalogue untouched, is recorded, and backs the next attempt off
+ * exponentially. Groups of the catalogue that a round does not fetch (with
+ * `--refresh-groups` naming a subset) keep their element sets: a round adds to
+ * what the service has, it never loses any of it. After a success the payloads
+ * are written to the data dir.
+ *
+ * One of the modules allowed to read the clock and do I/O; the clock, fetch,
+ * timers and the persistence are injected so tests can drive it.
+ */
+import { log as defaultLog } from '../log.ts'
+import { VERSION } from '../version.ts'
+import type { Catalog } from '../catalog/catalog.ts'
+import type { ElementGroup } from '../catalog/groups.ts'
+import { catalogOf, layerOf, overlay } from '../catalog/overlay.ts'
+import type { ElementSet } from '../catalog/elements.ts'
+import { describeContent, type ElementFormat, endsInsideElementSet, formatName, parseElements, sniffFormat } from '../catalog/formats.ts'
+import type { RefreshStatus } from '../catalog/refresh.ts'
+import type { CatalogStore } from '../catalog/store.ts'
+import { validateElementSets } from '../catalog/validate.ts'
+import type { CacheContents, CachedGroup } from './cache.ts'
+
+/**
+ * Responses larger than this are refused, without reading them whole. CelesTrak's
+ * largest groups are a few MB (GROUP=active as OMM JSON: under 10 MB); reading,
+ * parsing and holding a body costs several times its size, so this bounds what a
+ * round can cost whatever a valid-looking upstream sends.
+ */
+export const MAX_BODY_BYTES = 24 * 1024 * 1024
+/**
+ * The bodies of one round together (they are held until the swap, and the cache
+ * holds them): a group whose body would pass it is refused. All eight groups of
+ * the embedded snapshot as OMM JSON are about 6 MB.
+ */
+export const MAX_ROUND_BYTES = 48 * 1024 * 1024
+/** The first wait after a failure; it doubles with each failure in a row, up to the interval. */
+export const FIRST_RETRY_MS = 60_000
+/** The longest wait a Retry-After is honoured for. */
+export const MAX_RETRY_AFTER_MS = 24 * 3_600_000
+/** Redirects followed per request (same origin only). */
+export const MAX_REDIRECTS = 3
+/** A payload with a larger share of invalid element sets is refused as damaged. */
+export const MAX_INVALID_SHARE = 0.1
+/** A warning is logged when the median element age exceeds this. */
+export const STALE_MEDIAN_AGE_DAYS = 14
+/** setTimeout's longest delay; longer waits are taken in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1
+
+export interface RefreshSettings {
+  /** The GP endpoint, e.g. `https://celestrak.org/NORAD/elements/gp.php`; GROUP and FORMAT are added. */
+  url: string
+  /** Time between successful rounds, ms. */
+  intervalMs: number
+  /** The groups to fetch (CelesTrak GROUP names). */
+  groups: readonly string[]
+  format: ElementFormat
+  /** The longest a request may take, body included, ms. */
+  timeoutMs: number
+  /** Largest accepted response body, bytes; MAX_BODY_BYTES unless a test needs less. */
+  maxBodyBytes?: number
+  /** Largest total of a round's bodies, bytes; MAX_ROUND_BYTES unless a test needs less. */
+  maxRoundBytes?: number
+}
+
+export interface Timers {
+  set(callback: () => void, delayMs: number): unknown
+  clear(handle: unknown): void
+}
+
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void
+  warn(message: string, fields?: Record<string, unknown>): void
+  error(message: string, fields?: Record<string, unknown>): void
+}
+
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>
+
+export interface RefresherOptions {
+  store: CatalogStore
+  settings: RefreshSettings
+  /** Now, ms since 1970. */
+  clock?: () => number
+  fetch?: FetchLike
+  /** Schedules rounds (request timeouts always use real time). */
+  timers?: Timers
+  /** Writes the payloads of a successful round (the data-dir cache). */
+  persist?: (contents: CacheContents) => Promise<unknown>
+  /**
+   * The payloads the current catalogue was built from (when it came from the
+   * cache): the first round can then be conditional. Give nothing otherwise.
+   */
+  initialPayloads?: readonly CachedGroup[]
+  log?: Logger
+  /** Called after every swap, with the new catalogue. */
+  onSwap?: (catalog: Catalog) => void
+}
+
+/**
+ * A round's outcome. A round succeeds group by group: `failedGroups` names the
+ * groups that failed (they keep the element sets they had) while the others
+ * were taken; `failed` means no group could be taken.
+ */
+export type RoundOutcome =
+  | { kind: 'changed'; catalog: Catalog; failedGroups?: Record<string, string> }
+  | { kind: 'unchanged'; failedGroups?: Record<string, string> }
+  | { kind: 'failed'; error: string }
+  | { kind: 'stopped' }
+
+
+interface RoundResult {
+  outcome: RoundOutcome
+  /** The longest Retry-After a failed group's answer asked for, ms. */
+  retryAfterMs?: number
+  /** What to write to the data dir after a success. */
+  save?: CacheContents
+}
+
+type GroupResult =
+  | { ok: true; payload: CachedGroup; changed: boolean }
+  | { ok: false; error: string; retryAfterMs?: number; missing?: boolean; holdOff?: number }
+  | { ok: false; stopped: true }
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString())
+
+/** The URL of one group: the endpoint with GROUP and FORMAT set (other parameters kept). */
+export function groupUrl(endpoint: string, group: string, format: ElementFormat): string {
+  const url = new URL(endpoint)
+  url.searchParams.set('GROUP', group)
+  url.searchParams.set('FORMAT', format)
+  return url.toString()
+}
+
+/**
+ * The wait before the next attempt after `failures` failed rounds in a row: a
+ * minute, doubling with each failure, never more than the interval (a service
+ * that starts before its network is fresh within minutes); at least what the
+ * upstream asked for with Retry-After (up to a day).
+ */
+export function backoffDelayMs(intervalMs: number, failures: number, retryAfterMs = 0): number {
+  if (failures <= 0) return intervalMs
+  const backoff = Math.min(intervalMs, FIRST_RETRY_MS * 2 ** Math.min(failures - 1, 30))
+  return Math.max(backoff, Math.min(MAX_RETRY_AFTER_MS, retryAfterMs))
+}
+
+/** Retry-After (seconds, or an HTTP date) as ms from `nowMs`; 0 when absent or unreadable. */
+export function retryAfterMs(value: string | null, nowMs: number): number {
+  if (!value) return 0
+  const trimmed = value.trim()
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000
+  const at = Date.parse(trimmed)
+  return Number.isFinite(at) ? Math.max(0, at - nowMs) : 0
+}
+
+/**
+ * The endpoint as logs and status show it: no userinfo, and the value of every
+ * query parameter replaced (they may hold keys), except GROUP and FORMAT, which
+ * the service sets itself.
+ */
+export function redactUrl(raw: string): string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return '(an invalid URL)'
+  }
+  if (url.username || url.password) {
+    url.username = 'redacted'
+    url.password = ''
+  }
+  const params = [...url.searchParams.keys()]
+  const kept = new Set(['GROUP', 'FORMAT'])
+  for (const key of new Set(params)) if (!kept.has(key)) url.searchParams.set(key, 'redacted')
+  return url.toString()
+}
+
+/** What a body is, for messages: its kind and size, never its text. */
+export function describeBody(text: string, format: ElementFormat): string {
+  const bytes = Buffer.byteLength(text)
+  const kind = sniffFormat(text) === format ? `${formatName(format)} that cannot be read` : describeContent(text, false)
+  return `${kind} (${bytes} bytes)`
+}
+
+/** CelesTrak's answer for a GROUP it does not have. */
+function isNoSuchGroup(text: string): boolean {
+  return /^\s*No GP data found\s*$/i.test(text)
+}
+
+/** `300ms`, `90s`, `30m`, `6h` for messages. */
+export function formatDuration(ms: number): string {
+  if (ms % 1000 !== 0) return `${ms}ms`
+  const s = ms / 1000
+  if (s % 3600 === 0) return `${s / 3600}h`
+  if (s % 60 === 0) return `${s / 60}m`
+  return `${s}s`
+}
+
+/** Logs a warning when the median element age of `catalog` exceeds 14 days; returns that age. */
+export function warnIfStale(catalog: Catalog, nowMs: number, logger: Logger = defaultLog): number | null {
+  const stats = catalog.epochStats(nowMs)
+  if (stats && stats.medianAgeDays > STALE_MEDIAN_AGE_DAYS) {
+    logger.warn('element sets are stale', {
+      medianAgeDays: Math.round(stats.medianAgeDays * 10) / 10,
+      limitDays: STALE_MEDIAN_AGE_DAYS,
+      source: catalog.origin.source,
+    })
+  }
+  return stats?.medianAgeDays ?? null
+}
+
+export class BodyTooLargeError extends Error {}
+
+/** The body as text, refused as soon as it passes `maxBytes` (announced or counted): never buffered whole. */
+export async function readBodyCapped(response: Response, maxBytes: number): Promise<string> {
+  const tooLarge = () => new BodyTooLargeError(`the body is larger than the ${maxBytes}-byte limit`)
+  const declared = Number(response.headers.get('content-length'))
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => {})
+    throw tooLarge()
+  }
+  if (!response.body) return ''
+  const reader = response.body.getReader()
+  const chunks: Uint8Array[] = []
+  let total = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    total += value.byteLength
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => {})
+      throw tooLarge()
+    }
+    chunks.push(value)
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks, total))
+}
+
+const realTimers: Timers = {
+  set: (callback, delayMs) => setTimeout(callback, delayMs),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+export class Refresher {
+  readonly settings: Required<RefreshSettings>
+  readonly #store: CatalogStore
+  readonly #clock: () => number
+  readonly #fetch: FetchLike
+  readonly #timers: Timers
+  readonly #persist: ((contents: CacheContents) => Promise<unknown>) | undefined
+  readonly #log: Logger
+  readonly #onSwap: ((catalog: Catalog) => void) | undefined
+  readonly #userAgent = `sattrack/${VERSION}`
+  /** The payload behind each group of the current catalogue, when it came from the cache or a refresh. */
+  #payloads = new Map<string, CachedGroup>()
+  #timer: unknown = null
+  #running: Promise<RoundOutcome> | null = null
+  #abort: AbortController | null = null
+  #started = false
+  #stopped = false
+  #lastAttemptMs: number | null = null
+  #lastSuccessMs: number | null = null
+  #lastError: string | null = null
+  #nextAttemptMs: number | null = null
+  #failures = 0
+  #cacheError: string | null = null
+  /** Why each group failed in the last round (missing groups are in #missing). */
+  #groupErrors: Record<string, string> = {}
+  /** Groups the upstream answered it does not have, in the last round. */
+  #missing: string[] = []
+  #roundsSucceeded = 0
+  #roundsFailed = 0
+
+  constructor(options: RefresherOptions) {
+    this.settings = { maxBodyBytes: MAX_BODY_BYTES, maxRoundBytes: MAX_ROUND_BYTES, ...options.settings, groups: [...options.settings.groups] }
+    this.#store = options.store
+    this.#clock = options.clock ?? Date.now
+    this.#fetch = options.fetch ?? ((url, init) => fetch(url, init))
+    this.#timers = options.timers ?? realTimers
+    this.#persist = options.persist
+    this.#log = options.log ?? defaultLog
+    this.#onSwap = options.onSwap
+    for (const payload of options.initialPayloads ?? []) this.#payloads.set(payload.group, { ...payload })
+  }
+
+  /** Rounds that succeeded (a 304 for every group included) and rounds that failed, since start (for /metrics). */
+  counts(): { succeeded: number; failed: number } {
+    return { succeeded: this.#roundsSucceeded, failed: this.#roundsFailed }
+  }
+
+  /**
+   * Schedules the first round: at once when the data of a group to refresh is
+   * older than the interval (or the catalogue lacks the group), else when the
+   * oldest of them will be.
+   */
+  start(): void {
+    if (this.#started || this.#stopped) return
+    this.#started = true
+    const now = this.#clock()
+    const obtainedAt = Math.min(...this.settings.groups.map((group) => this.#groupObtainedAt(this.#store.current, group)))
+    const dueAt = now - obtainedAt >= this.settings.intervalMs ? now : Math.min(obtainedAt + this.settings.intervalMs, now + this.settings.intervalMs)
+    this.#scheduleAt(dueAt)
+  }
+
+  /** When the catalogue's data for `group` was obtained; -Infinity when it has no such group. */
+  #groupObtainedAt(catalog: Catalog, group: string): number {
+    if (!(group in catalog.groupCounts)) return -Infinity
+    return catalog.origin.groupsObtainedAtMs?.[group] ?? catalog.origin.obtainedAtMs
+  }
+
+  /** Cancels the schedule and any request in flight; a round cut short changes nothing. */
+  stop(): void {
+    this.#stopped = true
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+    this.#nextAttemptMs = null
+    this.#abort?.abort()
+  }
+
+  /** Runs a round now (or joins the one in progress). */
+  refreshNow(): Promise<RoundOutcome> {
+    if (!this.#running) {
+      this.#running = this.#round().finally(() => {
+        this.#running = null
+      })
+    }
+    return this.#running
+  }
+
+  status(): RefreshStatus {
+    return {
+      enabled: true,
+      url: redactUrl(this.settings.url),
+      intervalSeconds: this.settings.intervalMs / 1000,
+      format: this.settings.format,
+      groups: [...this.settings.groups],
+      lastAttemptAt: iso(this.#lastAttemptMs),
+      lastSuccessAt: iso(this.#lastSuccessMs),
+      lastError: this.#lastError,
+      nextAttemptAt: iso(this.#nextAttemptMs),
+      consecutiveFailures: this.#failures,
+      inProgress: this.#running !== null,
+      cacheError: this.#cacheError,
+      groupErrors: { ...this.#groupErrors },
+      missingGroups: [...this.#missing],
+    }
+  }
+
+  #scheduleAt(atMs: number): void {
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#nextAttemptMs = atMs
+    const delay = Math.min(MAX_TIMER_MS, Math.max(0, atMs - this.#clock()))
+    this.#timer = this.#timers.set(() => this.#onTimer(), delay)
+  }
+
+  #onTimer(): void {
+    this.#timer = null
+    if (this.#stopped || this.#nextAttemptMs === null) return
+    // Waits longer than a timer holds are taken in steps.
+    if (this.#clock() < this.#nextAttemptMs - 1000) return this.#scheduleAt(this.#nextAttemptMs)
+    void this.refreshNow()
+  }
+
+  async #round(): Promise<RoundOutcome> {
+    const startedAt = this.#clock()
+    this.#lastAttemptMs = startedAt
+    // The next attempt is known once this one ends (#record schedules it): until then there is none.
+    if (this.#timer !== null) this.#timers.clear(this.#timer)
+    this.#timer = null
+    this.#nextAttemptMs = null
+    const abort = new AbortController()
+    this.#abort = abort
+    let result: RoundResult
+    try {
+      result = await this.#fetchAndSwap(startedAt, abort.signal)
+    } catch (error) {
+      // A bug, not an upstream fault: still never fatal to the service.
+      result = { outcome: { kind: 'failed', error: `internal error: ${error instanceof Error ? error.message : String(error)}` } }
+    } finally {
+      this.#abort = null
+    }
+    const { outcome } = result
+    if (outcome.kind === 'stopped') return outcome
+    // Recorded in the same turn as the swap: status never shows a new catalogue with an old success time.
+    this.#record(outcome, result.retryAfterMs ?? 0)
+    if (result.save) await this.#save(result.save)
+    return outcome
+  }
+
+  #record(outcome: Exclude<RoundOutcome, { kind: 'stopped' }>, retryAfter: number): void {
+    const now = this.#clock()
+    const failedGroups = outcome.kind === 'failed' ? null : (outcome.failedGroups ?? {})
+    const partial = failedGroups !== null && Object.keys(failedGroups).length > 0
+    if (outcome.kind === 'failed' || partial) {
+      this.#failures += 1
+      this.#roundsFailed += 1
+      const error =
+        outcome.kind === 'failed'
+          ? outcome.error
+          : `${Object.keys(failedGroups!).length} of ${this.settings.groups.length} groups failed and keep their element sets: ${Object.entries(failedGroups!)
+              .map(([g, e]) => `${g}: ${e}`)
+              .join('; ')}`
+      this.#lastError = error
+      const delay = backoffDelayMs(this.settings.intervalMs, this.#failures, retryAfter)
+      this.#log.warn(outcome.kind === 'failed' ? 'refresh failed; the catalogue is unchanged' : 'refresh: some groups failed; they keep their element sets', {
+        error,
+        failuresInARow: this.#failures,
+        nextAttemptAt: iso(now + delay),
+      })
+      if (this.#started && !this.#stopped) this.#scheduleAt(now + delay)
+      else this.#nextAttemptMs = null
+    } else {
+      this.#failures = 0
+      this.#roundsSucceeded += 1
+      this.#lastError = null
+      this.#lastSuccessMs = now
+      if (this.#started && !this.#stopped) this.#scheduleAt(now + this.settings.intervalMs)
+      else this.#nextAttemptMs = null
+    }
+    warnIfStale(this.#store.current, now, this.#log)
+  }
+
+  async #fetchAndSwap(startedAt: number, signal: AbortSignal): Promise<RoundResult> {
+    const current = this.#store.current
+    const next: CachedGroup[] = []
+    const stopped = { outcome: { kind: 'stopped' } } as const
+    let notModified = 0
+    const failedGroups: Record<string, string> = {}
+    const missing: string[] = []
+    let retryAfter = 0
+    // Each group on its own: one that fails keeps its element sets and does not stop the others, unless the
+    // upstream asked to be left alone (403, 429): then the remaining groups are not asked for this round.
+    let holdOff: string | null = null
+    let roundBytes = 0
+    for (const group of this.settings.groups) {
+      if (signal.aborted) return stopped
+      if (holdOff) {
+        failedGroups[group] = `not asked: ${holdOff}`
+        continue
+      }
+      const result = await this.#fetchGroup(group, signal, this.settings.maxRoundBytes - roundBytes)
+      if (!result.ok) {
+        if ('stopped' in result) return stopped
+        if (result.missing) missing.push(group)
+        else failedGroups[group] = result.error
+        retryAfter = Math.max(retryAfter, result.retryAfterMs ?? 0)
+        if (result.holdOff) holdOff = `${group} answered HTTP ${result.holdOff}`
+        continue
+      }
+      const { payload } = result
+      if (result.changed) roundBytes += Buffer.byteLength(payload.text)
+      if (!result.changed) notModified += 1
+      else {
+        const count = new Set(payload.elements!.map((e) => e.noradId)).size
+        const before = current.groupCounts[group]
+        if (before !== undefined && count < before / 2) {
+          failedGroups[group] = `${count} satellites, fewer than half of the ${before} it had`
+          continue
+        }
+      }
+      next.push(payload)
+    }
+    if (signal.aborted) return stopped
+    if (missing.join() !== this.#missing.join()) {
+      if (missing.length > 0) this.#log.warn('refresh: the upstream does not have these groups; the others are refreshed', { groups: missing, url: redactUrl(this.settings.url) })
+    }
+    this.#missing = missing
+    this.#groupErrors = failedGroups
+    if (next.length === 0) {
+      const reasons = Object.entries(failedGroups).map(([g, e]) => `${g}: ${e}`)
+      const error = reasons.length > 0 ? reasons.join('; ') : `the upstream has none of the groups (${missing.join(', ')})`
+      return { outcome: { kind: 'failed', error }, retryAfterMs: retryAfter }
+    }
+    const partial = Object.keys(failedGroups).length > 0 ? { failedGroups } : {}
+
+    // Groups of the catalogue that this round does not fetch keep their element sets: a round never loses data.
+    // Those that came from upstream before (an earlier round, the cache) stay in the cache with their own fetch times.
+    const fetched = new Set(next.map((p) => p.group))
+    const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
+    const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
+    // The cache file records where the data came from, redacted like the logs: it may be readable by others.
+    const save: CacheContents = { source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) }
+    if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
+      // Every group answered 304: the data is confirmed, nothing to swap.
+      this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
+      this.#log.info('refresh: upstream unchanged', { groups: next.length })
+      return { outcome: { kind: 'unchanged', ...partial }, save, retryAfterMs: retryAfter }
+    }
+
+    const round: ElementGroup[] = []
+    for (const payload of next) {
+      if (!payload.elements) {
+        const parsed = parseElements(payload.text, payload.format)
+        if (!parsed.ok) return { outcome: { kind: 'failed', error: `${payload.group}: kept payload unreadable: ${parsed.reason}` } }
+        const validated = validateElementSets(parsed.elements, payload.obtainedAtMs)
+        payload.elements = validated.accepted
+        payload.refused = validated.refused
+      }
+      // The round's groups are dated by the round.
+      round.push({ ...payload, source: 'refresh', obtainedAtMs: startedAt })
+    }
+    // The one overlay rule: the catalogue held (now: a reload may have swapped it during the requests), then
+    // this round; groups the round does not fetch are kept.
+    const overlaid = overlay([layerOf(this.#store.current), { source: 'refresh', groups: round }])
+    for (const payload of next) {
+      const refused = payload.refused ?? []
+      if (refused.length === 0) continue
+      this.#log.warn('refresh: refused element sets', {
+        group: payload.group,
+        count: refused.length,
+        keptPrevious: overlaid.keptForRefused[payload.group] ?? 0,
+        examples: refused.slice(0, 3).map((r) => `${r.noradId}: ${r.reason}`),
+      })
+    }
+    const catalog = catalogOf(overlaid, this.#clock())
+    if (signal.aborted) return stopped
+    this.#store.swap(catalog)
+    this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
+    this.#log.info('refresh: catalogue replaced', {
+      satellites: catalog.size,
+      before: current.size,
+      groups: catalog.groupCounts,
+      notModified,
+      ...(kept.length > 0 ? { kept } : {}),
+    })
+    this.#onSwap?.(catalog)
+    return { outcome: { kind: 'changed', catalog, ...partial }, save, retryAfterMs: retryAfter }
+  }
+
+  async #save(contents: CacheContents): Promise<void> {
+    if (!this.#persist) return
+    try {
+      await this.#persist(contents)
+      this.#cacheError = null
+    } catch (error) {
+      this.#cacheError = error instanceof Error ? error.message : String(error)
+      this.#log.error('refresh: cannot write the cache; the next start may use older data', { error: this.#cacheError })
+    }
+  }
+
+  async #fetchGroup(group: string, stopSignal: AbortSignal, roundBytesLeft: number): Promise<GroupResult> {
+    const { format, timeoutMs } = this.settings
+    const maxBodyBytes = Math.max(0, Math.min(this.settings.maxBodyBytes, roundBytesLeft))
+    const url = groupUrl(this.settings.url, group, format)
+    // What messages show: never the userinfo or the query values of --refresh-url.
+    const shown = redactUrl(url)
+    const previous = this.#payloads.get(group)
+    const headers: Record<string, string> = { 'user-agent': this.#userAgent, accept: '*/*' }
+    if (previous && previous.format === format) {
+      if (previous.etag) headers['if-none-match'] = previous.etag
+      if (previous.lastModified) headers['if-modified-since'] = previous.lastModified
+    }
+    const conditional = 'if-none-match' in headers || 'if-modified-since' in headers
+    const timeout = new AbortController()
+    const timer = setTimeout(() => timeout.abort(), timeoutMs)
+    const signal = AbortSignal.any([stopSignal, timeout.signal])
+    const fail = (error: string, extra: { retryAfterMs?: number; missing?: boolean; holdOff?: number } = {}): GroupResult => ({ ok: false, error, ...extra })
+    try {
+      // Redirects are followed by hand: only to the same origin, at most MAX_REDIRECTS times.
+      let target = url
+      let response: Response
+      for (let hops = 0; ; hops++) {
+        response = await this.#fetch(target, { headers, signal, redirect: 'manual' })
+        if (response.status < 300 || response.status > 399 || response.status === 304) break
+        await response.body?.cancel().catch(() => {})
+        const location = response.headers.get('location')
+        if (!location) return fail(`HTTP ${response.status} without a Location (${shown})`)
+        let next: URL
+        try {
+          next = new URL(location, target)
+        } catch {
+          return fail(`HTTP ${response.status} to an invalid Location (${shown})`)
+        }
+        if (next.origin !== new URL(url).origin) return fail(`HTTP ${response.status} to another origin (${next.origin}), not followed (${shown})`)
+        if (hops + 1 > MAX_REDIRECTS) return fail(`more than ${MAX_REDIRECTS} redirects (${shown})`)
+        target = next.toString()
+      }
+      const fetchedAtMs = this.#clock()
+      if (response.status === 304) {
+        await response.body?.cancel().catch(() => {})
+        if (!conditional || !previous) return fail(`HTTP 304 to a request that was not conditional (${shown})`)
+        return { ok: true, changed: false, payload: { ...previous, obtainedAtMs: fetchedAtMs } }
+      }
+      if (response.status !== 200) {
+        const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), fetchedAtMs) : 0
+        const bytes = await readBodyCapped(response, 64 * 1024).then((t) => Buffer.byteLength(t), () => null)
+        // The status line only: an upstream's reason phrase and body are its text, not ours to show.
+        return fail(`HTTP ${response.status}${bytes ? ` (${bytes} bytes)` : ''}${wait > 0 ? `, retry after ${formatDuration(Math.ceil(wait / 1000) * 1000)}` : ''} from ${shown}`, {
+          retryAfterMs: wait,
+          ...(response.status === 403 || response.status === 429 ? { holdOff: response.status } : {}),
+        })
+      }
+      const text = await readBodyCapped(response, maxBodyBytes)
+      if (isNoSuchGroup(text)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
+      const parsed = parseElements(text, format)
+      if (!parsed.ok) return fail(`expected ${formatName(format)}, got ${describeBody(text, format)}`)
+      // Duplicates collapsed first (the newest set of each satellite), so a body repeating one satellite costs one set.
+      const unique = newestOfEach(parsed.elements)
+      // Sets SGP4 cannot use, dated more than a day after this fetch, or with unprintable names count as invalid.
+      const { accepted: elements, refused } = validateElementSets(unique, fetchedAtMs)
+      const where = format === 'json' ? 'record' : 'line'
+      const invalid = [...parsed.invalid.map((i) => `${where} ${i.line}: ${i.reason}`), ...refused.map((r) => `${r.noradId}: ${r.reason}`)]
+      const firstInvalid = invalid[0] ? ` (first: ${invalid[0]})` : ''
+      if (elements.length === 0) {
+        return fail(invalid.length > 0 ? `no valid element sets, ${invalid.length} invalid${firstInvalid}` : `${formatName(format)} with no element sets`)
+      }
+      if (endsInsideElementSet(text, format, parsed.invalid)) return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
+      if (invalid.length > MAX_INVALID_SHARE * (elements.length + invalid.length)) {
+        return fail(`${invalid.length} of ${elements.length + invalid.length} element sets are invalid${firstInvalid}`)
+      }
+      return {
+        ok: true,
+        changed: true,
+        payload: {
+          group,
+          source: 'refresh',
+          format,
+          text,
+          obtainedAtMs: fetchedAtMs,
+          etag: response.headers.get('etag'),
+          lastModified: response.headers.get('last-modified'),
+          elements,
+          refused,
+        },
+      }
+    } catch (error) {
+      if (stopSignal.aborted) return { ok: false, stopped: true }
+      if (timeout.signal.aborted) return fail(`no complete answer within ${formatDuration(timeoutMs)} (${shown})`)
+      if (error instanceof BodyTooLargeError) return fail(`${error.message} (${shown})`)
+      // The runtime's message may quote the URL it was given: redact it there too.
+      const reason = (error instanceof Error ? error.message : String(error)).split(url).join(shown).split(this.settings.url).join(redactUrl(this.settings.url))
+      return fail(`request failed: ${reason} (${shown})`)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
+/** The newest element set of each satellite, in the order of first appearance. */
+function newestOfEach(elements: readonly ElementSet[]): ElementSet[] {
+  const byId = new Map<number, ElementSet>()
+  for (const e of elements) {
+    const before = byId.get(e.noradId)
+    if (!before || e.epochMs > before.epochMs) byId.set(e.noradId, e)
+  }
+  return byId.size === elements.length ? [...elements] : [...byId.values()]
+}
+
+/** The group as the cache stores it: without its parsed element sets. */
+function stripElements({ elements: _elements, refused: _refused, ...group }: CachedGroup): CachedGroup {
+  return group
+}
