@@ -227,7 +227,8 @@ beforeAll(async () => {
   })
   reference = cases
   console.log(`passes: the Skyfield reference took ${((performance.now() - referenceStarted) / 1000).toFixed(1)} s`)
-}, 110_000)
+// The reference took ~75 s here (printed above) with other work sharing the 2 cores, and over 110 s during a full make test.
+}, 240_000)
 
 afterAll(() => {
   console.log('passes cross-check, worst differences:', JSON.stringify(worst, null, 1))
