@@ -408,6 +408,7 @@ describe('the checks were not vacuous', () => {
     expect(counts.twilightCases).toBeGreaterThan(0)
     // Few satellites are near the umbra boundary.
     expect(counts.sunlitSkipped).toBeLessThan(counts.compared * 0.05)
-    expect(counts.geoCompared).toBeGreaterThan(600)
+    // The geoposition sample (about 200 satellites) at each of the snapshot instants.
+    expect(counts.geoCompared).toBeGreaterThan(550)
   })
 })
