@@ -37,7 +37,7 @@ export function freshness(catalog: Catalog, nowMs: number): Freshness {
     `Data of ${date}, ${days} day${days === 1 ? '' : 's'} old: ${within} of ${catalog.size} satellites have elements that can give a position now ` + `(${limit}).`
   const advice = stale
     ? 'Positions from elements this old would be fiction (SGP4 errors grow by kilometres a day). Load newer data: --refresh-url to keep it fresh from ' +
-      'CelesTrak, --snapshot FILE (a TLE/OMM file, reloaded on start), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
+      'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
       `(time=${new Date(obtainedMs).toISOString()}).`
     : null
   return {
