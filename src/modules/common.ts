@@ -3,6 +3,7 @@ import { HeavyWork } from '../work/cooperative.ts'
 import type { TSchema } from 'elysia'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { CatalogStore } from '../catalog/store.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, MAX_MAGNITUDE_LIMIT, MIN_MAGNITUDE_LIMIT } from '../orbit/magnitude.ts'
 import { recentPositionAt } from '../orbit/position.ts'
 import { ApiError } from '../plugins/errors.ts'
 import { type NumberParam, type TimeParam, unchecked } from '../plugins/params.ts'
@@ -41,6 +42,15 @@ export const timeParam = {
   type: 'time',
   description: 'The instant to compute for: ISO 8601 with a zone (Z or ±hh:mm), 1957-10-04..2100-01-01. Default: now.',
 } as const satisfies TimeParam
+
+/** The faintest apparent magnitude counted as visible to the naked eye (routes with `visible`). */
+export const magnitudeLimitParam = {
+  type: 'number',
+  min: MIN_MAGNITUDE_LIMIT,
+  max: MAX_MAGNITUDE_LIMIT,
+  default: DEFAULT_MAGNITUDE_LIMIT,
+  description: `The faintest estimated apparent magnitude counted as visible to the naked eye (larger is fainter). Default ${DEFAULT_MAGNITUDE_LIMIT}: a magnitude inside the naked-eye limit of suburban skies (Bortle classes 5-7: 4.5-6.0), the margin covering the ±1 uncertainty of the estimates. ${MIN_MAGNITUDE_LIMIT}..${MAX_MAGNITUDE_LIMIT}.`,
+} as const satisfies NumberParam
 
 export const observerParams = {
   latitude: { type: 'number', min: -90, max: 90, required: true, description: 'Observer latitude, degrees (WGS84)' },

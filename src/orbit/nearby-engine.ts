@@ -10,7 +10,7 @@
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { byElevation, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult } from './nearby.ts'
+import { byElevation, earthFixedMagnitude, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult, sunEarthFixedKm } from './nearby.ts'
 import { eciToGeodeticFast, geodeticHeightKm, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import {
   emptyTable,
@@ -22,6 +22,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, standardMagnitudes } from './magnitude.ts'
 import { reachable } from './reach.ts'
 import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
 
@@ -363,6 +364,10 @@ export class NearbyEngine {
     const cosG = Math.cos(gmst)
     const sinG = Math.sin(gmst)
     const isSunlit = sunlightTest(sky.sunAu)
+    const magnitudeLimit = query.magnitudeLimit ?? DEFAULT_MAGNITUDE_LIMIT
+    // The Sun, Earth-fixed (the frame of the observer and of the topocentric vectors), km: for phase angles.
+    const sunEcfKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
+    const standards = standardMagnitudes(catalog)
     const { validity } = catalog
     const entries: NearbyEntry[] = []
     // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
@@ -403,7 +408,10 @@ export class NearbyEngine {
       // a decay instant or a plausible height between the tables.
       if (!exact && (!validity.plausibleHeight(i, altitudeKm) || validity.refusalAt(i, catalog.satrecAt(i), t) !== null)) return
       const sunlit = isSunlit(eciKm)
-      const visible = sunlit && sky.darkEnough
+      if (query.visibleOnly && !(sunlit && sky.darkEnough)) return
+      // Only for the satellites listed (or, with visible-only, sunlit in a dark sky): the magnitude.
+      const magnitude = sunlit ? earthFixedMagnitude(standards[i]!, o, dx, dy, dz, sunEcfKm) : null
+      const visible = sunlit && sky.darkEnough && magnitude! <= magnitudeLimit
       if (query.visibleOnly && !visible) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
       entries.push({
@@ -416,6 +424,7 @@ export class NearbyEngine {
         elevationDeg,
         rangeKm,
         sunlit,
+        magnitude,
         visible,
       })
     }

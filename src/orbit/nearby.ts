@@ -1,7 +1,9 @@
 /** Which satellites are above an observer: the whole-catalogue search behind /nearby. */
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
-import { positionAt, siderealTimeRad } from './position.ts'
-import { isSunlit, lookAngles, type Observer, type SkyConditions, skyConditions } from './sky.ts'
+import { geodeticToEcf } from 'satellite.js'
+import { DEFAULT_MAGNITUDE_LIMIT, magnitudeFromVectors, roundMagnitude, standardMagnitudes } from './magnitude.ts'
+import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { isSunlit, KM_PER_AU, lookAngles, type Observer, type SkyConditions, skyConditions, toGeodeticRad } from './sky.ts'
 
 export interface NearbyQuery {
   observer: Observer
@@ -12,6 +14,8 @@ export interface NearbyQuery {
   azimuthFromDeg: number
   azimuthToDeg: number
   visibleOnly: boolean
+  /** The faintest apparent magnitude counted as visible (DEFAULT_MAGNITUDE_LIMIT when absent). */
+  magnitudeLimit?: number
   /** Fill each entry's latitude and longitude (the extended answer shows them; the plain loop always does). */
   geoposition?: boolean
 }
@@ -30,7 +34,9 @@ export interface NearbyEntry {
   elevationDeg: number
   rangeKm: number
   sunlit: boolean
-  /** Sunlit, above the threshold, and the observer's sky dark enough. */
+  /** Estimated apparent visual magnitude (see magnitude.ts); null when not sunlit. */
+  magnitude: number | null
+  /** Visible to the naked eye: sunlit, the observer's sky dark enough, and `magnitude` at or below the limit. */
   visible: boolean
 }
 
@@ -38,6 +44,24 @@ export interface NearbyResult {
   sky: SkyConditions
   /** Highest elevation first; equal elevations by noradId. */
   entries: NearbyEntry[]
+}
+
+/** The Sun (TEME, AU) rotated Earth-fixed by the sidereal time (cos and sin given), km. */
+export function sunEarthFixedKm(sunAu: Vector3, cosG: number, sinG: number): Vector3 {
+  return { x: (sunAu.x * cosG + sunAu.y * sinG) * KM_PER_AU, y: (-sunAu.x * sinG + sunAu.y * cosG) * KM_PER_AU, z: sunAu.z * KM_PER_AU }
+}
+
+/**
+ * A satellite's apparent magnitude from its standard magnitude, the observer
+ * (Earth-fixed, km), its topocentric vector (dx, dy, dz; Earth-fixed, km) and the
+ * Sun (Earth-fixed, km), to 0.01 (roundMagnitude): the one computation of the
+ * plain loop and the engine, so their answers agree to the bit.
+ */
+export function earthFixedMagnitude(standardMag: number, observerKm: Vector3, dx: number, dy: number, dz: number, sunKm: Vector3): number {
+  const sx = sunKm.x - observerKm.x - dx
+  const sy = sunKm.y - observerKm.y - dy
+  const sz = sunKm.z - observerKm.z - dz
+  return roundMagnitude(magnitudeFromVectors(standardMag, dx, dy, dz, sx, sy, sz))
 }
 
 /** Whether an azimuth lies in the window [from, to], wrapping through north when from > to. */
@@ -56,6 +80,12 @@ export function findNearby(catalog: Catalog, query: NearbyQuery, satrecAt = (i: 
   if (query.visibleOnly && !sky.darkEnough) return { sky, entries: [] }
   const entries: NearbyEntry[] = []
   const { satellites } = catalog
+  const limit = query.magnitudeLimit ?? DEFAULT_MAGNITUDE_LIMIT
+  const cosG = Math.cos(gmst)
+  const sinG = Math.sin(gmst)
+  const observerKm = geodeticToEcf(toGeodeticRad(query.observer))
+  const sunKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
+  const standards = standardMagnitudes(catalog)
   for (let i = 0; i < satellites.length; i++) {
     const satellite = satellites[i]!
     const position = positionAt(catalog, i, query.instant, gmst, satrecAt(i))
@@ -64,10 +94,13 @@ export function findNearby(catalog: Catalog, query: NearbyQuery, satrecAt = (i: 
     if (look.elevationDeg < query.minElevationDeg) continue
     if (!inAzimuthWindow(look.azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) continue
     const sunlit = isSunlit(position.state.eciKm, sky.sunAu)
-    const visible = sunlit && sky.darkEnough
+    if (query.visibleOnly && !(sunlit && sky.darkEnough)) continue
+    const p = position.state.eciKm
+    const magnitude = sunlit ? earthFixedMagnitude(standards[i]!, observerKm, p.x * cosG + p.y * sinG - observerKm.x, -p.x * sinG + p.y * cosG - observerKm.y, p.z - observerKm.z, sunKm) : null
+    const visible = sunlit && sky.darkEnough && magnitude! <= limit
     if (query.visibleOnly && !visible) continue
     const { latitudeDeg, longitudeDeg, altitudeKm, speedKmH } = position.state
-    entries.push({ satellite, latitudeDeg, longitudeDeg, altitudeKm, speedKmH, ...look, sunlit, visible })
+    entries.push({ satellite, latitudeDeg, longitudeDeg, altitudeKm, speedKmH, ...look, sunlit, magnitude, visible })
   }
   return { sky, entries: byElevation(entries) }
 }

@@ -15,10 +15,11 @@
  * Time is in ms since 1970 (UTC) throughout; the searched time is [startMs, endMs].
  * Pure: the caller passes the catalogue, the satellite's index in it and the instants.
  */
-import type { SatRec } from 'satellite.js'
+import { ecfToEci, geodeticToEcf, type SatRec } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
+import { apparentMagnitude, phaseAngleRad, roundMagnitude } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
-import { CIVIL_TWILIGHT_DEG, isSunlit, type LookAngles, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu } from './sky.ts'
+import { CIVIL_TWILIGHT_DEG, isSunlit, KM_PER_AU, type LookAngles, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from './sky.ts'
 
 export interface PassQuery {
   observer: Observer
@@ -27,6 +28,13 @@ export interface PassQuery {
   endMs: number
   /** The elevation a pass is above, degrees (the horizon is 0). */
   minElevationDeg: number
+  /**
+   * The satellite's standard magnitude and the faintest magnitude counted as
+   * visible: with it, visibility also needs the magnitude at or below the limit,
+   * and the culmination and the brightest moment carry magnitudes. Without it,
+   * visible means sunlit in a dark sky and no magnitudes are given.
+   */
+  brightness?: { standardMagnitude: number; magnitudeLimit: number }
 }
 
 /** Where the satellite is in the observer's sky at an instant (ms since 1970). */
@@ -39,12 +47,22 @@ export interface TimeSpan {
   toMs: number
 }
 
+/** A sky point with the satellite's estimated apparent magnitude there: null when it is in the Earth's shadow (or no brightness was asked for). */
+export interface BrightnessPoint extends SkyPoint {
+  magnitude: number | null
+}
+
 /** One stretch of time in which the satellite is at or above the threshold. */
 export interface Pass {
   /** The upward crossing of the threshold; null when the satellite was above it already where the searched time (or its positions) began. */
   rise: SkyPoint | null
   /** The highest point of the pass within the searched time. */
-  culmination: SkyPoint
+  culmination: BrightnessPoint
+  /**
+   * With `brightness` in the query: the brightest moment among those in which the satellite is sunlit while the
+   * Sun is at or below -6° at the observer (when the pass is visible, its brightest visible moment); null when there is none.
+   */
+  brightest: (SkyPoint & { magnitude: number }) | null
   /** The downward crossing; null when the satellite is still above the threshold where the searched time (or its positions) ends. */
   set: SkyPoint | null
   /** The stretch above the threshold within the searched time: from the rise (or the start) to the set (or the end). */
@@ -77,6 +95,8 @@ const MIN_STEP_MS = 5_000
 const MAX_STEP_MS = 300_000
 /** Crossings and culminations are located to within this (the instants reported are whole milliseconds). */
 const ROOT_TOLERANCE_MS = 2
+/** Within a stretch sunlit in a dark sky, the magnitude is compared with the limit this often (then bisected). */
+const BRIGHTNESS_STEP_MS = 5_000
 /** Changes of visibility and of the availability of positions are located to within this. */
 const EDGE_TOLERANCE_MS = 20
 
@@ -166,14 +186,14 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
   }
   if (run.length) runs.push(run)
 
-  const passes = runs.flatMap((samples) => passesInRun(samples, minElevationDeg, heightAt, observer))
+  const passes = runs.flatMap((samples) => passesInRun(samples, minElevationDeg, heightAt, observer, query.brightness))
   return { passes, noPosition, anyPosition: runs.length > 0, stepMs }
 }
 
 type HeightAt = (time: number) => { value: number; sampled: Sampled }
 
 /** The passes within one run of samples that all have a position. */
-function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: HeightAt, observer: Observer): Pass[] {
+function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: HeightAt, observer: Observer, brightness: PassQuery['brightness']): Pass[] {
   const f = (s: Sample) => s.look.elevationDeg - minElevationDeg
   const value = (t: number) => heightAt(t).value
   /** The sample at `t`; in the unlikely case of a gap in positions shorter than the grid step, the run's nearest sample. */
@@ -241,9 +261,14 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
     // The pass's samples: its ends and the grid points between them.
     const points = [first, ...samples.slice(firstIndexAfter(samples, first.t), firstIndexAfter(samples, last.t - 1)), last]
     if (last.t === first.t) points.pop()
+    const culmination = culminationOf(points, rise !== null, set !== null)
     return {
       rise: rise && skyPoint(rise),
-      culmination: skyPoint(culminationOf(points, rise !== null, set !== null)),
+      culmination: {
+        ...skyPoint(culmination),
+        magnitude: brightness && sunlitAt(culmination) ? roundMagnitude(magnitudeOf(culmination, brightness.standardMagnitude)) : null,
+      },
+      brightest: brightness ? brightestOf(points, brightness.standardMagnitude) : null,
       set: set && skyPoint(set),
       startMs: first.t,
       endMs: last.t,
@@ -277,13 +302,77 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
     return sampleOf(best.t)
   }
 
-  /** Where, between the pass's points, the satellite is sunlit and the observer's sky dark enough. */
+  function sunlitAt(s: Sample): boolean {
+    return isSunlit(s.eciKm, sunPositionAu(new Date(s.t)))
+  }
+  function darkAt(s: Sample): boolean {
+    return sunAltitudeDeg(observer, sunPositionAu(new Date(s.t)), s.gmstRad) <= CIVIL_TWILIGHT_DEG
+  }
+
+  /** Where, between the pass's points, the satellite is sunlit (and, with `brightness`, no fainter than the limit) and the observer's sky dark enough. */
   function visibleSpans(points: Sample[]): TimeSpan[] {
-    const sunlitAt = (s: Sample) => isSunlit(s.eciKm, sunPositionAu(new Date(s.t)))
-    const darkAt = (s: Sample) => sunAltitudeDeg(observer, sunPositionAu(new Date(s.t)), s.gmstRad) <= CIVIL_TWILIGHT_DEG
-    const sunlit = spansWhere(points, sunlitAt, sampleOf)
+    const lit = spansWhere(points, sunlitAt, sampleOf)
     const dark = spansWhere(points, darkAt, sampleOf)
-    return intersectSpans(sunlit, dark).filter((span) => span.toMs > span.fromMs)
+    const seen = intersectSpans(lit, dark)
+    const visible = brightness ? seen.flatMap((span) => brightSpans(span, brightness.standardMagnitude, brightness.magnitudeLimit)) : seen
+    return visible.filter((span) => span.toMs > span.fromMs)
+  }
+
+  /**
+   * The parts of a stretch (sunlit in a dark sky) in which the magnitude is at
+   * or below the limit. The magnitude changes with range and phase angle on a
+   * scale of minutes, but it can dip below the limit between two grid samples
+   * (rising while the satellite approaches, cut by the shadow): it is sampled
+   * every BRIGHTNESS_STEP_MS across the stretch and its changes bisected.
+   */
+  function brightSpans(span: TimeSpan, standardMag: number, limit: number): TimeSpan[] {
+    const samples: Sample[] = []
+    for (let t = span.fromMs; t < span.toMs; t += BRIGHTNESS_STEP_MS) samples.push(sampleOf(t))
+    samples.push(sampleOf(span.toMs))
+    // Decided on the magnitude as answers give it (roundMagnitude), so `brightest` at or below the limit means visible.
+    return spansWhere(samples, (s) => roundMagnitude(magnitudeOf(s, standardMag)) <= limit, sampleOf)
+  }
+
+  /**
+   * The brightest moment of the pass while it is sunlit in a dark sky: the
+   * brightest of the pass's points (and the stretches' ends) inside those
+   * stretches, refined between its neighbours by Brent's minimiser.
+   */
+  function brightestOf(points: Sample[], standardMag: number): (SkyPoint & { magnitude: number }) | null {
+    const spans = intersectSpans(spansWhere(points, sunlitAt, sampleOf), spansWhere(points, darkAt, sampleOf))
+    let best: { s: Sample; magnitude: number } | null = null
+    for (const span of spans) {
+      const inside = points.filter((p) => p.t > span.fromMs && p.t < span.toMs)
+      const candidates = [sampleOf(span.fromMs), ...inside, sampleOf(span.toMs)].filter((c) => c.t >= span.fromMs && c.t <= span.toMs && sunlitAt(c))
+      if (candidates.length === 0) continue
+      const magnitudes = candidates.map((c) => magnitudeOf(c, standardMag))
+      let k = 0
+      for (let j = 1; j < candidates.length; j++) if (magnitudes[j]! < magnitudes[k]!) k = j
+      let here = { s: candidates[k]!, magnitude: magnitudes[k]! }
+      const lo = candidates[Math.max(0, k - 1)]!.t
+      const hi = candidates[Math.min(candidates.length - 1, k + 1)]!.t
+      if (hi - lo > 2 * ROOT_TOLERANCE_MS) {
+        // The magnitude where the satellite is sunlit; +Infinity where it is not (never chosen).
+        const top = maximum((t) => {
+          const s = sampleOf(t)
+          return sunlitAt(s) ? -magnitudeOf(s, standardMag) : Number.NEGATIVE_INFINITY
+        }, lo, hi)
+        if (-top.value < here.magnitude) {
+          const s = sampleOf(top.t)
+          here = { s, magnitude: magnitudeOf(s, standardMag) }
+        }
+      }
+      if (!best || here.magnitude < best.magnitude) best = here
+    }
+    return best && { ...skyPoint(best.s), magnitude: roundMagnitude(best.magnitude) }
+  }
+
+  /** The estimated apparent magnitude at a sample (whether or not it is sunlit). */
+  function magnitudeOf(s: Sample, standardMag: number): number {
+    const observerKm = ecfToEci(geodeticToEcf(toGeodeticRad(observer)), s.gmstRad)
+    const sunAu = sunPositionAu(new Date(s.t))
+    const sunKm = { x: sunAu.x * KM_PER_AU, y: sunAu.y * KM_PER_AU, z: sunAu.z * KM_PER_AU }
+    return apparentMagnitude(standardMag, s.look.rangeKm, phaseAngleRad(s.eciKm, observerKm, sunKm))
   }
 }
 

@@ -23,7 +23,8 @@ export const CIVIL_TWILIGHT_DEG = -6
 
 const DEG_TO_RAD = Math.PI / 180
 const RAD_TO_DEG = 180 / Math.PI
-const KM_PER_AU = 149_597_870.7
+/** Kilometres per astronomical unit (IAU 2012). */
+export const KM_PER_AU = 149_597_870.7
 
 /** The Sun's geocentric position (Vallado's low-precision series, ~0.01°), ECI, AU. */
 export function sunPositionAu(instant: Date): Vector3 {

@@ -68,7 +68,7 @@ export function docs(version: string, dataNote = '') {
             title: 'sattrack',
             version,
             description:
-              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`.\n\n' +
+              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`. Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).\n\n' +
               '**Positions only where the data supports them.** A satellite has a position at an instant within the age limit of its element set ' +
               "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km), " +
               'at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise `geoposition` is a 422 saying why, `nearby` counts it in ' +

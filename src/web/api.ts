@@ -24,13 +24,15 @@ export interface SkySatellite {
   azimuth: number
   /** km */
   range: number
+  /** estimated apparent visual magnitude (smaller is brighter); null in the Earth's shadow */
+  magnitude: number | null
   visible: boolean
   observerDaytime: boolean
   satelliteSunlit: boolean
 }
 
 export interface NearbyAnswer {
-  metadata: { total: number; leftOut?: { elementAge: number; decayed: number }; notice?: string }
+  metadata: { total: number; magnitudeLimit: number; leftOut?: { elementAge: number; decayed: number }; notice?: string }
   observer: { latitude: number; longitude: number; altitude: number; datetime: string }
   satellites: SkySatellite[]
 }
@@ -67,7 +69,9 @@ export interface TimeSpan {
 export interface Pass {
   /** null: already above the threshold when the search starts */
   rise: PassPoint | null
-  culmination: PassPoint & { range: number }
+  culmination: PassPoint & { range: number; magnitude: number | null }
+  /** the brightest moment sunlit in a dark sky; null when there is none */
+  brightest: (PassPoint & { range: number; magnitude: number }) | null
   /** null: still above the threshold when the search ends */
   set: PassPoint | null
   /** seconds above the threshold */
@@ -79,7 +83,7 @@ export interface Pass {
 
 export interface PassesAnswer {
   data: Pass[]
-  metadata: { total: number; noradId: number; name: string; from: string; to: string; days: number; elevationThreshold: number }
+  metadata: { total: number; noradId: number; name: string; from: string; to: string; days: number; elevationThreshold: number; magnitudeLimit: number }
 }
 
 /** Satellite numbers by group, from the web module (ids sorted, delta-encoded). */

@@ -44,3 +44,9 @@ export const zoneAt = (iso: string) => zoneFormat.formatToParts(new Date(iso)).f
 /** A readable date and time; text that is no date (a mistyped `time` in the link) is shown as given. */
 export const formatDateTime = (iso: string) =>
   Number.isNaN(Date.parse(iso)) ? `"${iso}"` : `${formatDate(iso)} ${formatTime(iso)} ${zoneAt(iso)}`.trim()
+
+/** A magnitude as people write it: one decimal and a true minus sign (−3.7, +1.2). */
+export function formatMagnitude(magnitude: number): string {
+  const text = Math.abs(magnitude).toFixed(1)
+  return text === '0.0' ? '0.0' : `${magnitude < 0 ? '\u2212' : '+'}${text}`
+}

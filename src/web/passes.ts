@@ -1,6 +1,6 @@
 /** The passes view: the next passes of one satellite over the observer, the naked-eye visible ones marked. */
 import type { Pass, PassesAnswer, PassPoint } from './api.ts'
-import { byId, formatDate, formatShortTime, formatTime, html, svg } from './dom.ts'
+import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
 
 const STAR = 'M0-5.5 1.6-1.6 5.5 0 1.6 1.6 0 5.5-1.6 1.6-5.5 0-1.6-1.6z'
@@ -18,11 +18,17 @@ function point(p: PassPoint | null, withElevation: boolean, missing = ''): HTMLE
 }
 
 function visibleCell(pass: Pass): HTMLElement {
-  if (!pass.visible) return html('td', { class: 'pass-seen' }, 'not visible')
+  const brightest = pass.brightest
+  if (!pass.visible) {
+    // Sunlit in a dark sky but fainter than the limit: say how faint.
+    const why = brightest ? `not visible: too faint (mag ${formatMagnitude(brightest.magnitude)})` : 'not visible'
+    return html('td', { class: 'pass-seen' }, why)
+  }
   const icon = svg('svg', { viewBox: '-6 -6 12 12', 'aria-hidden': 'true', class: 'icon' })
   icon.append(svg('path', { class: 'm-visible', d: STAR }))
   const window = pass.visibleWindow ? ` ${formatShortTime(pass.visibleWindow.from)}–${formatShortTime(pass.visibleWindow.to)}` : ''
-  return html('td', { class: 'pass-seen seen-visible' }, icon, ` visible${window}`)
+  const magnitude = brightest ? html('span', { class: 'pass-mag', title: `brightest at ${formatTime(brightest.datetime)}` }, `, mag ${formatMagnitude(brightest.magnitude)}`) : ''
+  return html('td', { class: 'pass-seen seen-visible' }, icon, ` visible${window}`, magnitude)
 }
 
 export class PassesView {
@@ -36,7 +42,7 @@ export class PassesView {
     this.summary.textContent =
       passes.length === 0
         ? `${metadata.name}: no pass above ${threshold} in the next ${span}.`
-        : `${metadata.name}: ${passes.length} pass${passes.length === 1 ? '' : 'es'} above ${threshold} in the next ${span}, ${visible} visible to the naked eye.`
+        : `${metadata.name}: ${passes.length} pass${passes.length === 1 ? '' : 'es'} above ${threshold} in the next ${span}, ${visible} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter).`
     this.body.replaceChildren(
       ...passes.map((pass) =>
         html(

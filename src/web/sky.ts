@@ -4,10 +4,10 @@
  * same satellites as text.
  */
 import type { NearbyAnswer, SkySatellite } from './api.ts'
-import { byId, formatTime, html, svg } from './dom.ts'
+import { byId, formatMagnitude, formatTime, html, svg } from './dom.ts'
 import { compassPoint, SKY_RADIUS, skyXY } from './geometry.ts'
 
-export type SortKey = 'name' | 'noradId' | 'azimuth' | 'elevation' | 'range' | 'state'
+export type SortKey = 'name' | 'noradId' | 'azimuth' | 'elevation' | 'range' | 'magnitude' | 'state'
 
 export interface SkyFilter {
   /** Satellite numbers of the chosen group, or null for every group. */
@@ -141,7 +141,7 @@ export class SkyView {
       const daytime = all[0]?.observerDaytime
       const light = daytime === undefined ? '' : daytime ? ' · daylight at the observer: nothing is visible to the naked eye' : ''
       this.summary.textContent =
-        `${this.drawn.length} of ${all.length} satellites above 10° drawn, ${visible} visible to the naked eye · ` +
+        `${this.drawn.length} of ${all.length} satellites above 10° drawn, ${visible} visible to the naked eye (magnitude ${formatMagnitude(this.answer.metadata.magnitudeLimit)} or brighter) · ` +
         `${formatTime(this.answer.observer.datetime)}${light}`
     }
     this.renderTable()
@@ -150,7 +150,8 @@ export class SkyView {
 
   private sorted(): SkySatellite[] {
     const { key, descending } = this.sort
-    const value = (s: SkySatellite): string | number => (key === 'state' ? SEEN_RANK[seenOf(s)] : s[key])
+    // No magnitude (in the Earth's shadow) sorts as fainter than any.
+    const value = (s: SkySatellite): string | number => (key === 'state' ? SEEN_RANK[seenOf(s)] : key === 'magnitude' ? (s.magnitude ?? 99) : s[key])
     return [...this.drawn].sort((a, b) => {
       const va = value(a)
       const vb = value(b)
@@ -172,13 +173,14 @@ export class SkyView {
         html('td', { class: 'num' }, `${fixed1(s.azimuth)} ${compassPoint(s.azimuth)}`),
         html('td', { class: 'num' }, fixed1(s.elevation)),
         html('td', { class: 'num' }, Math.round(s.range).toLocaleString('en')),
+        html('td', { class: 'num col-mag' }, s.magnitude === null ? '–' : formatMagnitude(s.magnitude)),
         html('td', {}, legendIcon(seen), html('span', { class: 'seen-text' }, ` ${SEEN_TEXT[seen]}`)),
       )
       if (s.noradId === this.selectedId) row.setAttribute('aria-current', 'true')
       return row
     })
     if (rows.length === 0 && this.answer) {
-      rows.push(html('tr', {}, html('td', { colspan: '6' }, 'No satellite matches the filter.')))
+      rows.push(html('tr', {}, html('td', { colspan: '7' }, 'No satellite matches the filter.')))
     }
     body.replaceChildren(...rows)
     if (focused) body.querySelector<HTMLButtonElement>(`button[data-norad="${focused}"]`)?.focus({ preventScroll: true })
@@ -271,7 +273,8 @@ export class SkyView {
         ...row('Range', `${Math.round(s.range).toLocaleString('en')} km`),
         ...row('Height', `${Math.round(s.altitude).toLocaleString('en')} km`),
         ...row('Sunlit', s.satelliteSunlit ? 'yes' : "no (in Earth's shadow)"),
-        ...row('Naked eye', s.visible ? 'visible' : 'not visible'),
+        ...row('Magnitude', s.magnitude === null ? "– (in Earth's shadow)" : `${formatMagnitude(s.magnitude)} (estimate, ±1)`),
+        ...row('Naked eye', s.visible ? 'visible' : s.satelliteSunlit && !s.observerDaytime ? 'not visible (too faint or sky not dark)' : 'not visible'),
       ),
       html(
         'p',

@@ -5,7 +5,9 @@
  * References (Debian packages for /usr/bin/python3; `make deps-test` installs them):
  * - python3-sgp4 + python3-skyfield: which satellites have a position, their look
  *   angles, range, geodetic position and height, and the TEME speed;
- * - python3-ephem: the Sun (observer daytime, civil twilight, the umbra geometry).
+ * - python3-ephem: the Sun (observer daytime, civil twilight, the umbra geometry, the phase angle).
+ * The magnitude: the service's standard magnitude for each satellite (an input, src/orbit/magnitude.ts),
+ * with the reference's range and phase angle in the McCants/Matson formula written out here.
  * See test/reference/skyfield_nearby.py for the choices made there.
  *
  * Tolerances (the issue's): elevation and azimuth 0.05°, range and altitude 0.5 km,
@@ -16,6 +18,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
 import type { Catalog } from '../../src/catalog/catalog.ts'
+import { standardMagnitude } from '../../src/orbit/magnitude.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
@@ -24,11 +27,15 @@ const REFERENCE_SCRIPT = `${ROOT}test/reference/skyfield_nearby.py`
 const SNAPSHOT = `${ROOT}data/snapshot.json`
 
 const ELEVATION_THRESHOLD = 10
+/** Fainter than the default (4.5), so that many satellites are visible and the rule is compared both ways. */
+const MAGNITUDE_LIMIT = 6.5
 const TOL = {
   angleDeg: 0.05,
   distanceKm: 0.5,
   velocityRatio: 0.005,
   latLonDeg: 0.01,
+  /** The magnitude (given to 0.01, so up to 0.005 off by rounding): range within 0.5 km and phase angle within ~0.01° move it by far less. */
+  magnitude: 0.015,
   thresholdBoundaryDeg: 0.01,
   sunBoundaryDeg: 0.05,
 }
@@ -73,6 +80,7 @@ interface RefSatellite {
   longitude: number
   velocityKmHs: number
   sunlit: boolean | null
+  phaseAngle: number
 }
 interface RefInstant {
   instant: string
@@ -94,8 +102,16 @@ function note(quantity: string, diff: number, where: string) {
 }
 /** Above this elevation the azimuth is ill-conditioned (metres move it by degrees): the sky separation is compared instead. */
 const AZIMUTH_MAX_ELEVATION_DEG = 89.5
+/** The reference magnitude: std − 15 + 5 log10(range) − 2.5 log10(sin φ + (π − φ) cos φ) (Matson, SeeSat-L 2001). */
+function referenceMagnitude(std: number, rangeKm: number, phaseDeg: number): number {
+  const phi = (phaseDeg * Math.PI) / 180
+  return std - 15 + 5 * Math.log10(rangeKm) - 2.5 * Math.log10(Math.sin(phi) + (Math.PI - phi) * Math.cos(phi))
+}
+
 const counts = {
   cases: 0,
+  magnitudesCompared: 0,
+  visibleTooFaint: 0,
   listed: 0,
   compared: 0,
   visibleTrue: 0,
@@ -208,6 +224,7 @@ describe.each(SNAPSHOT_INSTANTS.map((instant, i) => ({ instant, i })))('nearby a
         longitude: String(observer.longitude),
         altitude: String(observer.altitude),
         'elevation-threshold': String(ELEVATION_THRESHOLD),
+        'magnitude-limit': String(MAGNITUDE_LIMIT),
         mode: 'extended',
         time: instant,
       })
@@ -276,11 +293,21 @@ describe.each(SNAPSHOT_INSTANTS.map((instant, i) => ({ instant, i })))('nearby a
         } else {
           if (s.satelliteSunlit !== r.sunlit) bad.push(`${id}: satelliteSunlit ${s.satelliteSunlit}, reference ${r.sunlit}`)
           if (!r.sunlit) counts.sunlitFalse++
-          if (darkDecidable) {
-            const visible = r.sunlit && sunAlt <= CIVIL_TWILIGHT_DEG
-            if (s.visible !== visible) bad.push(`${id}: visible ${s.visible}, reference ${visible} (Sun ${sunAlt.toFixed(3)}°)`)
+          let magnitude: number | null = null
+          if (r.sunlit) {
+            magnitude = referenceMagnitude(standardMagnitude(catalog.get(id)!).magnitude, r.range, r.phaseAngle)
+            const dMag = Math.abs(s.magnitude - magnitude)
+            note('magnitude', dMag, where)
+            counts.magnitudesCompared++
+            if (!(dMag <= TOL.magnitude)) bad.push(`${id}: magnitude ${s.magnitude}, reference ${magnitude} (phase ${r.phaseAngle}°)`)
+          } else if (s.magnitude !== null) bad.push(`${id}: magnitude ${s.magnitude} in the umbra`)
+          const nearLimit = magnitude !== null && Math.abs(magnitude - MAGNITUDE_LIMIT) < TOL.magnitude
+          if (darkDecidable && !nearLimit) {
+            const visible = r.sunlit && sunAlt <= CIVIL_TWILIGHT_DEG && magnitude! <= MAGNITUDE_LIMIT
+            if (s.visible !== visible) bad.push(`${id}: visible ${s.visible}, reference ${visible} (Sun ${sunAlt.toFixed(3)}°, magnitude ${magnitude})`)
             if (visible) counts.visibleTrue++
             else counts.visibleFalse++
+            if (r.sunlit && sunAlt <= CIVIL_TWILIGHT_DEG && !visible) counts.visibleTooFaint++
           }
         }
       }
@@ -373,6 +400,8 @@ describe('the checks were not vacuous', () => {
     expect(counts.cases).toBe(SNAPSHOT_INSTANTS.length * OBSERVERS.length)
     expect(counts.visibleTrue).toBeGreaterThan(10)
     expect(counts.visibleFalse).toBeGreaterThan(10)
+    expect(counts.visibleTooFaint).toBeGreaterThan(10)
+    expect(counts.magnitudesCompared).toBeGreaterThan(1000)
     expect(counts.sunlitFalse).toBeGreaterThan(10)
     expect(counts.daytimeTrue).toBeGreaterThan(0)
     expect(counts.daytimeFalse).toBeGreaterThan(0)

@@ -7,7 +7,9 @@
  * python3-skyfield, python3-sgp4, python3-ephem; `make deps-test` installs them):
  * `EarthSatellite.find_events(topos, t0, t1, altitude_degrees=threshold)`, Skyfield's
  * alt/az at the service's own instants, and visibility sampled along Skyfield's
- * passes with the Sun from PyEphem and the umbra of skyfield_nearby.py.
+ * passes with the Sun from PyEphem and the umbra of skyfield_nearby.py, and the
+ * magnitude from Skyfield's range and the phase angle (the service's standard
+ * magnitude for the satellite is an input).
  *
  * What must hold (the issue's tolerances):
  * - every rise and set of find_events is ours within 1 s. find_events is an approximation
@@ -79,6 +81,8 @@ interface Case {
   threshold: number
   /** What the case is there for, checked so the suite cannot pass vacuously. */
   expect?: 'never-rises' | 'never-sets' | 'cut-start' | 'visible'
+  /** `magnitude-limit` (the default, 4.5, when absent). */
+  magnitudeLimit?: number
 }
 
 /** Near the snapshot's epoch (2026-05-30): late May, midnight sun in the north, polar night in the south. */
@@ -92,9 +96,10 @@ const CASES: Case[] = [
   { label: 'ISS from Longyearbyen: never rises', noradId: 25544, observer: LONGYEARBYEN, time: T0, days: 2, threshold: 0, expect: 'never-rises' },
   { label: 'ISS from the South Pole: never rises', noradId: 25544, observer: SOUTH_POLE, time: T0, days: 1, threshold: 0, expect: 'never-rises' },
   { label: 'NOAA 20 (sun-synchronous) over Longyearbyen, midnight sun', noradId: 43013, observer: LONGYEARBYEN, time: T0, days: 2, threshold: 10 },
-  { label: 'NOAA 20 over the South Pole, polar night', noradId: 43013, observer: SOUTH_POLE, time: T0, days: 2, threshold: 10, expect: 'visible' },
+  // Too faint for the naked eye in most skies (magnitude 5-7): visible with the darkest skies' limit.
+  { label: 'NOAA 20 over the South Pole, polar night', noradId: 43013, observer: SOUTH_POLE, time: T0, days: 2, threshold: 10, expect: 'visible', magnitudeLimit: 8 },
   { label: 'NOAA 20 over the North Pole', noradId: 43013, observer: NORTH_POLE, time: T0, days: 1, threshold: 10 },
-  { label: 'METOP-B over McMurdo, above 30°', noradId: 38771, observer: MCMURDO, time: T0, days: 2, threshold: 30, expect: 'visible' },
+  { label: 'METOP-B over McMurdo, above 30°', noradId: 38771, observer: MCMURDO, time: T0, days: 2, threshold: 30, expect: 'visible', magnitudeLimit: 7 },
   { label: 'NOAA 20 over Quito', noradId: 43013, observer: QUITO, time: T0, days: 2, threshold: 10 },
   { label: 'Arktika-M 1 (Molniya orbit) over Longyearbyen', noradId: 47719, observer: LONGYEARBYEN, time: T0, days: 4, threshold: 10 },
   { label: 'Arktika-M 1 over Sydney: passes near perigee', noradId: 47719, observer: SYDNEY, time: T0, days: 4, threshold: 0 },
@@ -189,6 +194,7 @@ function queryOf(c: Case): string {
     time: c.time,
     days: String(c.days),
     'elevation-threshold': String(c.threshold),
+    ...(c.magnitudeLimit === undefined ? {} : { 'magnitude-limit': String(c.magnitudeLimit) }),
   }).toString()
 }
 
@@ -202,6 +208,7 @@ beforeAll(async () => {
     answers.push(res.body)
     if (c.noradId === 25544 && c.days >= 3) console.log(`passes: ${c.label}, ${c.days} days: ${(performance.now() - started).toFixed(1)} ms`)
   }
+  const referenceStarted = performance.now()
   const { cases } = await runReference({
     snapshot: SNAPSHOT,
     cases: CASES.map((c, i) => ({
@@ -213,10 +220,15 @@ beforeAll(async () => {
       to: answers[i].metadata.to,
       threshold: c.threshold,
       evaluate: eventsOf(answers[i].data).map((e) => e.point.datetime),
+      // The satellite's standard magnitude is an input (the service's estimate); the magnitude itself is the reference's.
+      standardMagnitude: answers[i].metadata.standardMagnitude,
+      magnitudeLimit: answers[i].metadata.magnitudeLimit,
     })),
   })
   reference = cases
-}, 110_000)
+  console.log(`passes: the Skyfield reference took ${((performance.now() - referenceStarted) / 1000).toFixed(1)} s`)
+// The reference took ~75 s here (printed above) with other work sharing the 2 cores, and over 110 s during a full make test.
+}, 240_000)
 
 afterAll(() => {
   console.log('passes cross-check, worst differences:', JSON.stringify(worst, null, 1))

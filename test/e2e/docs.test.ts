@@ -115,7 +115,7 @@ describe('GET /openapi/json', () => {
     '/api/v1/satellites/iss': { query: ['time'], path: [] },
     '/api/v1/satellites/{noradId}/geoposition': { query: ['time'], path: ['noradId'] },
     '/api/v1/satellites/nearby': {
-      query: ['latitude', 'longitude', 'altitude', 'mode', 'azimuth-range-from', 'azimuth-range-to', 'elevation-threshold', 'visible-only', 'time'],
+      query: ['latitude', 'longitude', 'altitude', 'mode', 'azimuth-range-from', 'azimuth-range-to', 'elevation-threshold', 'visible-only', 'magnitude-limit', 'time'],
       path: [],
     },
     '/api/v1/service/healthcheck': { query: [], path: [] },
@@ -147,7 +147,7 @@ describe('GET /openapi/json', () => {
     expect(parameter('/api/v1/satellites/nearby', 'latitude', 'query').required).toBe(true)
     expect(parameter('/api/v1/satellites/nearby', 'longitude', 'query').required).toBe(true)
     expect(parameter('/api/v1/satellites/{noradId}/geoposition', 'noradId', 'path').required).toBe(true)
-    for (const name of ['altitude', 'mode', 'azimuth-range-from', 'azimuth-range-to', 'elevation-threshold', 'visible-only', 'time']) {
+    for (const name of ['altitude', 'mode', 'azimuth-range-from', 'azimuth-range-to', 'elevation-threshold', 'visible-only', 'magnitude-limit', 'time']) {
       expect({ name, required: parameter('/api/v1/satellites/nearby', name, 'query').required ?? false }).toEqual({ name, required: false })
     }
   })
@@ -161,6 +161,8 @@ describe('GET /openapi/json', () => {
       [nearby, 'elevation-threshold', 'query', 10, 90],
       [nearby, 'azimuth-range-from', 'query', 0, 360],
       [nearby, 'azimuth-range-to', 'query', 0, 360],
+      [nearby, 'magnitude-limit', 'query', -5, 8],
+      ['/api/v1/satellites/{noradId}/passes', 'magnitude-limit', 'query', -5, 8],
       ['/api/v1/satellites/{noradId}/geoposition', 'noradId', 'path', 1, 999_999_999],
     ]
     for (const [path, name, where, minimum, maximum] of expected) {

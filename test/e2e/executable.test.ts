@@ -321,11 +321,12 @@ describe('HTTP, embedded catalogue', () => {
     const query = (params: Record<string, string | number | boolean>) =>
       `/api/v1/satellites/nearby?${new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]))}`
 
-    function expectNearby(body: any, mode: 'basic' | 'extended', threshold = 10) {
+    function expectNearby(body: any, mode: 'basic' | 'extended', threshold = 10, magnitudeLimit = 4.5) {
       expect(sorted(body)).toEqual(['metadata', 'observer', 'satellites'])
       expect(body.metadata).toEqual({
         total: body.satellites.length,
         mode,
+        magnitudeLimit,
         leftOut: { elementAge: expect.any(Number), decayed: expect.any(Number) },
         maxElementAgeDays: 30,
       })
@@ -343,7 +344,8 @@ describe('HTTP, embedded catalogue', () => {
         expect(e.epoch).toMatch(ISO_MS)
         expect((e.labels as string[]).filter((l) => ORBIT_CLASSES.includes(l))).toHaveLength(1)
         expect(e.observerDaytime).toBe(body.satellites[0].observerDaytime)
-        if (e.visible) expect(e.satelliteSunlit && !e.observerDaytime).toBe(true)
+        if (e.visible) expect(e.satelliteSunlit && !e.observerDaytime && e.magnitude <= magnitudeLimit).toBe(true)
+        expect(e.magnitude === null).toBe(!e.satelliteSunlit)
         if (mode === 'extended') {
           expect(sorted(e.geoposition)).toEqual(['latitude', 'longitude'])
           expect(sorted(e.orbitalParams)).toEqual(ORBITAL_KEYS)
@@ -372,10 +374,11 @@ describe('HTTP, embedded catalogue', () => {
     })
 
     test('visible-only at night: exactly the visible entries of the full answer', async () => {
-      const all = await call(base, query({ ...LONDON, time: night }))
-      const r = await call(base, query({ ...LONDON, time: night, 'visible-only': true }))
+      // A fainter limit than the default (a dark site's), so that enough satellites qualify.
+      const all = await call(base, query({ ...LONDON, time: night, 'magnitude-limit': 6 }))
+      const r = await call(base, query({ ...LONDON, time: night, 'visible-only': true, 'magnitude-limit': 6 }))
       expect(r.status).toBe(200)
-      expectNearby(r.json, 'basic')
+      expectNearby(r.json, 'basic', 10, 6)
       expect(r.json.metadata.total).toBeGreaterThan(0)
       for (const e of r.json.satellites) expect([e.visible, e.satelliteSunlit, e.observerDaytime]).toEqual([true, true, false])
       const visibleIds = all.json.satellites.filter((e: any) => e.visible).map((e: any) => e.noradId)
@@ -439,6 +442,9 @@ describe('HTTP, embedded catalogue', () => {
       ['/api/v1/satellites/nearby?latitude=0&longitude=0&azimuth-range-from=-1', 'azimuth-range-from'],
       ['/api/v1/satellites/nearby?latitude=0&longitude=0&azimuth-range-to=360.5', 'azimuth-range-to'],
       ['/api/v1/satellites/nearby?latitude=0&longitude=0&visible-only=yes', 'visible-only'],
+      ['/api/v1/satellites/nearby?latitude=0&longitude=0&magnitude-limit=dim', 'magnitude-limit'],
+      ['/api/v1/satellites/nearby?latitude=0&longitude=0&magnitude-limit=8.5', 'magnitude-limit'],
+      ['/api/v1/satellites/25544/passes?latitude=0&longitude=0&magnitude-limit=-6', 'magnitude-limit'],
       ['/api/v1/satellites/nearby?latitude=0&longitude=0&time=now', 'time'],
       ['/api/v1/satellites/iss?time=2026-05-30T12:00:00', 'time'],
       ['/api/v1/satellites/iss?time=1957-10-03T23:59:59Z', 'time'],

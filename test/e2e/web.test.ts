@@ -344,7 +344,7 @@ describe('the page in Chromium', () => {
       const details = page.locator('#sky-details')
       await expect(details.innerText()).resolves.toContain(loneliest.name)
       expect(await details.innerText()).toContain(String(loneliest.noradId))
-      for (const label of ['Azimuth', 'Elevation', 'Range', 'Sunlit']) expect(await details.innerText()).toContain(label)
+      for (const label of ['Azimuth', 'Elevation', 'Range', 'Sunlit', 'Magnitude']) expect(await details.innerText()).toContain(label)
       await page.mouse.down()
       await page.mouse.up()
       await page.mouse.move(2, 2)
@@ -608,6 +608,9 @@ describe('the page in Chromium', () => {
         expect(cells[2]).toContain(`${pass.culmination.elevation.toFixed(0)}°`)
         if (pass.set) expect(cells[3]).toContain(compass(pass.set.azimuth))
         expect(cells[5]).toContain(pass.visible ? 'visible' : 'not visible')
+        // The brightest estimated magnitude, as people write it (one decimal, a true minus sign).
+        const mag = (m: number) => `${m < 0 ? '\u2212' : '+'}${Math.abs(m).toFixed(1)}`.replace(/^[+\u2212]0\.0$/, '0.0')
+        if (pass.brightest) expect(cells[5]).toContain(`mag ${mag(pass.brightest.magnitude)}`)
       }
       expectClean(log)
     } finally {

@@ -8,6 +8,7 @@ export const NEARBY_BASIC_KEYS = [
   'elevation',
   'epoch',
   'labels',
+  'magnitude',
   'name',
   'noradId',
   'observerDaytime',

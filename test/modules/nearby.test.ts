@@ -24,7 +24,7 @@ describe('GET /api/v1/satellites/nearby', () => {
     const { status, body } = await nearby(NIGHT)
     expect(status).toBe(200)
     // At the data's own date: every element set within the 30-day limit, none decayed yet.
-    expect(body.metadata).toEqual({ total: body.satellites.length, mode: 'basic', leftOut: { elementAge: 0, decayed: 0 }, maxElementAgeDays: 30 })
+    expect(body.metadata).toEqual({ total: body.satellites.length, mode: 'basic', magnitudeLimit: 4.5, leftOut: { elementAge: 0, decayed: 0 }, maxElementAgeDays: 30 })
     expect(body.observer).toEqual({ latitude: 51.5, longitude: -0.12, altitude: 0, datetime: '2026-05-31T00:30:00.000Z' })
     expect(body.satellites.length).toBeGreaterThan(100)
     const elevations = body.satellites.map((s: any) => s.elevation)
@@ -36,9 +36,13 @@ describe('GET /api/v1/satellites/nearby', () => {
       expect(s.azimuth).toBeLessThan(360)
       expect(s.range).toBeGreaterThan(s.altitude - 1)
       expect(s.observerDaytime).toBe(false)
-      expect(s.visible).toBe(s.satelliteSunlit)
+      // A magnitude exactly for the sunlit ones; visible: sunlit (the sky is dark) and no fainter than the limit.
+      expect(s.magnitude === null).toBe(!s.satelliteSunlit)
+      expect(s.visible).toBe(s.satelliteSunlit && s.magnitude <= 4.5)
     }
     expect(body.satellites.some((s: any) => s.visible)).toBe(true)
+    // Sunlit but too faint for the naked eye: most of them (Starlink, OneWeb, small satellites).
+    expect(body.satellites.filter((s: any) => s.satelliteSunlit && !s.visible).length).toBeGreaterThan(body.satellites.filter((s: any) => s.visible).length)
   })
 
   test('extended mode adds geoposition and orbitalParams', async () => {
@@ -88,6 +92,37 @@ describe('GET /api/v1/satellites/nearby', () => {
     const visible = (await nearby(`${NIGHT}&visible-only=true`)).body.satellites
     expect(visible.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.visible).map((s: any) => s.noradId))
     expect(visible.length).toBeGreaterThan(0)
+  })
+
+  test('magnitude-limit: echoed, and visible is sunlit in a dark sky and no fainter than it', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    for (const limit of [-1, 3, 6.5, 8]) {
+      const { body } = await nearby(`${NIGHT}&magnitude-limit=${limit}`)
+      expect(body.metadata.magnitudeLimit).toBe(limit)
+      expect(body.satellites.map((s: any) => s.noradId)).toEqual(all.map((s: any) => s.noradId))
+      for (const s of body.satellites) expect(s.visible).toBe(s.satelliteSunlit && s.magnitude <= limit)
+      const only = (await nearby(`${NIGHT}&magnitude-limit=${limit}&visible-only=true`)).body.satellites
+      expect(only.map((s: any) => s.noradId)).toEqual(body.satellites.filter((s: any) => s.visible).map((s: any) => s.noradId))
+    }
+    const faint = (await nearby(`${NIGHT}&magnitude-limit=8&visible-only=true`)).body.satellites.length
+    const bright = (await nearby(`${NIGHT}&magnitude-limit=3&visible-only=true`)).body.satellites.length
+    expect(faint).toBeGreaterThan(bright)
+  })
+
+  test('geostationary satellites are never naked-eye visible by default: Sydney at night', async () => {
+    const sydney = 'latitude=-33.8688&longitude=151.2093&elevation-threshold=10'
+    for (const time of ['2026-05-30T10:00:00Z', '2026-05-30T14:00:00Z', '2026-05-30T18:30:00Z']) {
+      const { body } = await nearby(`${sydney}&time=${time}`)
+      const geo = body.satellites.filter((s: any) => s.labels.includes('GEO'))
+      expect(geo.length).toBeGreaterThan(50)
+      expect(geo.filter((s: any) => s.satelliteSunlit).length).toBeGreaterThan(50)
+      for (const s of geo) {
+        expect(s.visible).toBe(false)
+        if (s.satelliteSunlit) expect(s.magnitude).toBeGreaterThan(8)
+      }
+      const visible = (await nearby(`${sydney}&time=${time}&visible-only=true`)).body.satellites
+      expect(visible.filter((s: any) => s.labels.includes('GEO'))).toEqual([])
+    }
   })
 
   test('in daylight nothing is visible, and visible-only lists nothing', async () => {
@@ -142,6 +177,10 @@ describe('GET /api/v1/satellites/nearby', () => {
     ['latitude=0&longitude=0&elevation-threshold=9.99', 'elevation-threshold must be a number between 10 and 90'],
     ['latitude=0&longitude=0&elevation-threshold=91', 'elevation-threshold must be a number between 10 and 90'],
     ['latitude=0&longitude=0&visible-only=yes', 'visible-only must be true or false'],
+    ['latitude=0&longitude=0&magnitude-limit=bright', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&magnitude-limit=8.01', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&magnitude-limit=-5.5', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&magnitude-limit=', 'magnitude-limit must be a number between -5 and 8'],
     ['latitude=0&longitude=0&latitude=1', 'latitude must be given only once'],
     ['latitude=10abc&longitude=0', 'latitude must be a number between -90 and 90'],
     ['latitude=&longitude=0', 'latitude must be a number between -90 and 90'],

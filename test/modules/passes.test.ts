@@ -10,8 +10,23 @@ const SYDNEY = 'latitude=-33.8688&longitude=151.2093&altitude=58'
 const PARIS = 'latitude=48.8566&longitude=2.3522'
 const T0 = '2026-05-31T00:00:00Z'
 
-const PASS_KEYS = ['culmination', 'duration', 'rise', 'set', 'visible', 'visibleWindow', 'visibleWindows']
-const METADATA_KEYS = ['days', 'elementAgeDays', 'elevationThreshold', 'epoch', 'from', 'name', 'noPosition', 'noradId', 'observer', 'to', 'total', 'visibleOnly']
+const PASS_KEYS = ['brightest', 'culmination', 'duration', 'rise', 'set', 'visible', 'visibleWindow', 'visibleWindows']
+const METADATA_KEYS = [
+  'days',
+  'elementAgeDays',
+  'elevationThreshold',
+  'epoch',
+  'from',
+  'magnitudeLimit',
+  'name',
+  'noPosition',
+  'noradId',
+  'observer',
+  'standardMagnitude',
+  'to',
+  'total',
+  'visibleOnly',
+]
 
 let catalog: Catalog
 let app: ReturnType<typeof appFor>
@@ -41,6 +56,8 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
       days: 1,
       elevationThreshold: 10,
       visibleOnly: false,
+      magnitudeLimit: 4.5,
+      standardMagnitude: -1.8,
       noPosition: [],
     })
     expect(body.data.length).toBeGreaterThanOrEqual(3)
@@ -49,7 +66,14 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
       expect(Object.keys(p).sort()).toEqual(PASS_KEYS)
       expect(Object.keys(p.rise).sort()).toEqual(['azimuth', 'datetime', 'elevation'])
       expect(Object.keys(p.set).sort()).toEqual(['azimuth', 'datetime', 'elevation'])
-      expect(Object.keys(p.culmination).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'range'])
+      expect(Object.keys(p.culmination).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range'])
+      if (p.brightest) expect(Object.keys(p.brightest).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range'])
+      // Visible exactly when the brightest moment sunlit in a dark sky is bright enough, and that moment lies in a visible window.
+      expect(p.visible).toBe(p.brightest !== null && p.brightest.magnitude <= 4.5)
+      if (p.visible) {
+        const t = ms(p.brightest.datetime)
+        expect(p.visibleWindows.some((w: any) => t >= ms(w.from) - 50 && t <= ms(w.to) + 50)).toBe(true)
+      }
       for (const point of [p.rise, p.culmination, p.set]) {
         expect(point.datetime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
         expect(point.azimuth).toBeGreaterThanOrEqual(0)
@@ -112,6 +136,49 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     expect(visible.metadata.total).toBe(visible.data.length)
     expect(visible.data.length).toBeGreaterThan(0)
     expect(visible.data.length).toBeLessThan(all.data.length)
+  })
+
+  test('a high ISS pass at night (Sydney, before dawn on 2 June 2026) is naked-eye visible, between magnitude -4.5 and -0.5', async () => {
+    const { body } = await passes(25544, `${SYDNEY}&time=2026-06-01T19:45:00Z`)
+    const p = body.data[0]
+    expect(p.culmination.datetime).toStartWith('2026-06-01T19:56:1')
+    expect(p.culmination.elevation).toBeGreaterThan(60)
+    expect(p.visible).toBe(true)
+    for (const m of [p.culmination.magnitude, p.brightest.magnitude]) {
+      expect(m).toBeGreaterThan(-4.5)
+      expect(m).toBeLessThan(-0.5)
+    }
+    expect(p.brightest.magnitude).toBeLessThanOrEqual(p.culmination.magnitude)
+    expect(p.brightest.elevation).toBeGreaterThan(30)
+    // The same instant through /nearby: the same magnitude (the same formula; the engine's positions).
+    const near = await request(app, `/api/v1/satellites/nearby?${SYDNEY}&time=${p.brightest.datetime}&visible-only=true`)
+    const iss = near.body.satellites.find((s: any) => s.noradId === 25544)
+    expect(iss.visible).toBe(true)
+    expect(Math.abs(iss.magnitude - p.brightest.magnitude)).toBeLessThanOrEqual(0.0100001)
+    // A limit brighter than its brightest moment: not visible, no window.
+    const strict = (await passes(25544, `${SYDNEY}&time=2026-06-01T19:45:00Z&magnitude-limit=${Math.floor(p.brightest.magnitude * 10) / 10 - 0.1}`)).body
+    expect(strict.metadata.magnitudeLimit).toBeLessThan(p.brightest.magnitude)
+    expect([strict.data[0].visible, strict.data[0].visibleWindows]).toEqual([false, []])
+    expect(strict.data[0].brightest).toEqual(p.brightest)
+  })
+
+  test('the visible windows hold the magnitude limit: a fainter limit widens them', async () => {
+    const query = `${SYDNEY}&time=2026-06-01T19:45:00Z`
+    const duration = (b: any) => b.data[0].visibleWindows.reduce((sum: number, w: any) => sum + ms(w.to) - ms(w.from), 0)
+    const bright = (await passes(25544, `${query}&magnitude-limit=-3`)).body
+    const normal = (await passes(25544, query)).body
+    expect(duration(bright)).toBeGreaterThan(0)
+    expect(duration(bright)).toBeLessThan(duration(normal))
+  })
+
+  test('a geostationary satellite is never naked-eye visible by default, nor at the darkest skies\' limit', async () => {
+    for (const limit of ['', '&magnitude-limit=8']) {
+      const { body } = await passes(29055, `${PARIS}&time=${T0}&days=2${limit}`)
+      const [p] = body.data
+      expect(p.visible).toBe(false)
+      expect(p.brightest).not.toBeNull()
+      expect(p.brightest.magnitude).toBeGreaterThan(8)
+    }
   })
 
   test('a pass in progress at the start has rise null and starts at `from`', async () => {
@@ -201,6 +268,9 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     ['25544', 'latitude=0&longitude=0&elevation-threshold=90.01', 'elevation-threshold must be a number between 0 and 90'],
     ['25544', 'latitude=0&longitude=0&elevation-threshold=1e1', 'elevation-threshold must be a number between 0 and 90'],
     ['25544', 'latitude=0&longitude=0&visible-only=1', 'visible-only must be true or false'],
+    ['25544', 'latitude=0&longitude=0&magnitude-limit=faint', 'magnitude-limit must be a number between -5 and 8'],
+    ['25544', 'latitude=0&longitude=0&magnitude-limit=9', 'magnitude-limit must be a number between -5 and 8'],
+    ['25544', 'latitude=0&longitude=0&magnitude-limit=-5.01', 'magnitude-limit must be a number between -5 and 8'],
     ['25544', 'latitude=0&longitude=0&time=2026-05-31T00:00:00', 'time must be an ISO 8601 instant'],
     ['25544', 'latitude=0&longitude=0&time=1957-10-03T23:59:59Z', 'time must be an ISO 8601 instant'],
     ['25544', 'latitude=0&longitude=0&time=tomorrow', 'time must be an ISO 8601 instant'],
@@ -226,12 +296,14 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     const { body } = await request(app, '/openapi/json')
     const operation = body.paths['/api/v1/satellites/{noradId}/passes'].get
     expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(
-      ['altitude', 'days', 'elevation-threshold', 'latitude', 'longitude', 'noradId', 'time', 'visible-only'].sort(),
+      ['altitude', 'days', 'elevation-threshold', 'latitude', 'longitude', 'magnitude-limit', 'noradId', 'time', 'visible-only'].sort(),
     )
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422'])
     expect(operation.description).toContain('`rise: null`')
     expect(operation.description).toContain('Never sets')
     expect(operation.description).toContain('metadata.noPosition')
+    expect(operation.description).toContain('`magnitude-limit`')
+    expect(operation.parameters.find((p: any) => p.name === 'magnitude-limit').schema).toMatchObject({ minimum: -5, maximum: 8, default: 4.5 })
   })
 
   test('a 10-day ISS search (timing printed, not asserted)', async () => {

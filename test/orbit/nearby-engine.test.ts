@@ -38,6 +38,9 @@ function expectSameAnswer(plain: NearbyResult, fast: NearbyResult, query: Nearby
     } else expect([f.latitudeDeg, f.longitudeDeg]).toEqual([undefined, undefined])
     expect(Math.abs(f.speedKmH - p.speedKmH)).toBeLessThan(0.05)
     expect(f.sunlit).toBe(p.sunlit)
+    if (p.magnitude === null) expect(f.magnitude).toBeNull()
+    // To 0.01 both: an interpolated state can round the other way.
+    else expect(Math.abs(f.magnitude! - p.magnitude)).toBeLessThanOrEqual(0.0100001)
     expect(f.visible).toBe(p.visible)
   }
   for (const f of fast.entries) {
@@ -74,6 +77,8 @@ describe('NearbyEngine', () => {
       azimuthFromDeg: 300,
       azimuthToDeg: 60,
       visibleOnly: true,
+      // Fainter than the default, so that enough are listed (and the limit is applied the same way).
+      magnitudeLimit: 7.5,
     })
     const plain = findNearby(catalog, query)
     expect(plain.entries.length).toBeGreaterThan(5)

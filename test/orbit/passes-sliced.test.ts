@@ -34,7 +34,8 @@ describe('findPassesSliced', () => {
     const index = catalog.indexOf(25544)!
     for (const observer of OBSERVERS) {
       for (const minElevationDeg of [0, 10, 45]) {
-        const query: PassQuery = { observer, startMs: T0, endMs: T0 + 10 * DAY, minElevationDeg }
+        // With the brightness rule too: magnitudes at culmination, the brightest moment, windows within the limit.
+        const query: PassQuery = { observer, startMs: T0, endMs: T0 + 10 * DAY, minElevationDeg, brightness: { standardMagnitude: -1.8, magnitudeLimit: 4.5 } }
         const { search, slices } = drive(findPassesSliced(catalog, index, query))
         expect(search).toEqual(findPasses(catalog, index, query))
         expect(slices).toBeGreaterThan(20)
@@ -48,7 +49,13 @@ describe('findPassesSliced', () => {
     for (let i = 0; i < catalog.size; i += step) {
       const satellite = catalog.satellites[i]!
       const observer = OBSERVERS[i % OBSERVERS.length]!
-      const query: PassQuery = { observer, startMs: T0 + (i % 7) * 3_600_000, endMs: T0 + DAY, minElevationDeg: i % 2 ? 10 : 0 }
+      const query: PassQuery = {
+        observer,
+        startMs: T0 + (i % 7) * 3_600_000,
+        endMs: T0 + DAY,
+        minElevationDeg: i % 2 ? 10 : 0,
+        ...(i % 3 === 0 ? { brightness: { standardMagnitude: 4, magnitudeLimit: 6 } } : {}),
+      }
       const { search, slices } = drive(findPassesSliced(catalog, i, query, 40))
       expect({ noradId: satellite.noradId, search }).toEqual({ noradId: satellite.noradId, search: findPasses(catalog, i, query) })
       if (slices > 0) sliced++

@@ -6,7 +6,9 @@ import { buildCatalog } from '../../src/catalog/catalog.ts'
 import { type ElementSet, parseTle } from '../../src/catalog/elements.ts'
 import { brentRoot, findPasses, intersectSpans, maximum, type Pass, type PassQuery, scanStepMs } from '../../src/orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
-import { isSunlit, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu } from '../../src/orbit/sky.ts'
+import { isSunlit, KM_PER_AU, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from '../../src/orbit/sky.ts'
+import { ecfToEci, geodeticToEcf } from 'satellite.js'
+import { apparentMagnitude, phaseAngleRad } from '../../src/orbit/magnitude.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 import { makeTle, type TleOptions } from '../helpers/tle.ts'
 
@@ -298,6 +300,74 @@ describe('visibility', () => {
     for (const p of passes.filter((p) => p.visible.length === 0)) {
       for (let t = p.startMs; t <= p.endMs; t += 5000) expect(visibleAt(t)).toBe(false)
     }
+  })
+
+  test('with a brightness: windows also hold magnitude <= limit inside and not just outside; brightest and culmination magnitudes', () => {
+    const MCMURDO: Observer = { latitudeDeg: -77.846, longitudeDeg: 166.676, altitudeM: 24 }
+    const cases = [
+      { id: ISS, observer: SYDNEY, threshold: 10, standardMagnitude: -1.8, magnitudeLimit: -2.5 },
+      // METOP-B in the polar night: it brightens as it approaches and enters the shadow within one grid step.
+      { id: 38771, observer: MCMURDO, threshold: 30, standardMagnitude: 6, magnitudeLimit: 7 },
+    ]
+    let windowsSeen = 0
+    let faintPasses = 0
+    for (const c of cases) {
+      const sat = satelliteOf(c.id)
+      const magnitudeAt = (ms: number): number | null => {
+        const instant = new Date(ms)
+        const gmst = siderealTimeRad(instant)
+        const position = positionAt(sat.catalog, sat.index, instant, gmst)
+        if (!position.ok) return null
+        const sun = sunPositionAu(instant)
+        if (!isSunlit(position.state.eciKm, sun)) return null
+        const observerKm = ecfToEci(geodeticToEcf(toGeodeticRad(c.observer)), gmst)
+        const sunKm = { x: sun.x * KM_PER_AU, y: sun.y * KM_PER_AU, z: sun.z * KM_PER_AU }
+        const range = lookAngles(c.observer, position.state.eciKm, gmst).rangeKm
+        return apparentMagnitude(c.standardMagnitude, range, phaseAngleRad(position.state.eciKm, observerKm, sunKm))
+      }
+      const seenAt = (ms: number) => {
+        const instant = new Date(ms)
+        const gmst = siderealTimeRad(instant)
+        const position = positionAt(sat.catalog, sat.index, instant, gmst)
+        return position.ok && sunAltitudeDeg(c.observer, sunPositionAu(instant), gmst) <= -6 && lookAngles(c.observer, position.state.eciKm, gmst).elevationDeg >= c.threshold - 0.002
+      }
+      // Decided on the magnitude to 0.01, as the answers give it.
+      const visibleAt = (ms: number) => {
+        const m = magnitudeAt(ms)
+        return m !== null && Math.round(m * 100) / 100 <= c.magnitudeLimit && seenAt(ms)
+      }
+      const { passes } = findPasses(sat.catalog, sat.index, {
+        observer: c.observer,
+        startMs: T0,
+        endMs: T0 + 3 * DAY,
+        minElevationDeg: c.threshold,
+        brightness: { standardMagnitude: c.standardMagnitude, magnitudeLimit: c.magnitudeLimit },
+      })
+      for (const p of passes) {
+        const m = magnitudeAt(p.culmination.instantMs)
+        if (m === null) expect(p.culmination.magnitude).toBeNull()
+        else expect(Math.abs(p.culmination.magnitude! - m)).toBeLessThanOrEqual(0.005 + 1e-9)
+        if (p.brightest) {
+          expect(Math.abs(p.brightest.magnitude - magnitudeAt(p.brightest.instantMs)!)).toBeLessThanOrEqual(0.005 + 1e-9)
+          // No moment of the pass sunlit in a dark sky is brighter (beyond the located minimum's tolerance).
+          for (let t = p.startMs; t <= p.endMs; t += 2000) {
+            const here = magnitudeAt(t)
+            if (here !== null && seenAt(t)) expect(here).toBeGreaterThan(p.brightest.magnitude - 0.006)
+          }
+          expect(p.visible.length > 0).toBe(p.brightest.magnitude <= c.magnitudeLimit)
+          if (p.brightest.magnitude > c.magnitudeLimit) faintPasses++
+        }
+        for (const w of p.visible) {
+          windowsSeen++
+          for (let t = w.fromMs + 10; t < w.toMs - 10; t += 1000) expect(visibleAt(t)).toBe(true)
+          if (w.fromMs > p.startMs) expect(visibleAt(w.fromMs - 25)).toBe(false)
+          if (w.toMs < p.endMs) expect(visibleAt(w.toMs + 25)).toBe(false)
+        }
+        if (p.visible.length === 0) for (let t = p.startMs; t <= p.endMs; t += 1000) expect(visibleAt(t)).toBe(false)
+      }
+    }
+    expect(windowsSeen).toBeGreaterThan(2)
+    expect(faintPasses).toBeGreaterThan(0)
   })
 
   test('a window can open at dusk: where the Sun reaches -6° at the observer', () => {

@@ -25,7 +25,9 @@ stdout: JSON
        "observers": [{
           "sunAltitudeDeg",                   # PyEphem, geometric (pressure 0), topocentric
           "satellites": [{"noradId", "elevation", "azimuth", "range", "altitude", "latitude",
-                          "longitude", "velocityKmHs", "sunlit"}]     # sunlit: true, false, or null near the umbra boundary
+                          "longitude", "velocityKmHs", "sunlit", "phaseAngle"}]
+                          # sunlit: true, false, or null near the umbra boundary
+                          # phaseAngle: degrees, the angle at the satellite between the Sun and the observer
        }]
     }],
     "selfCheck": {...}                      # vectorised path vs Skyfield's EarthSatellite API
@@ -46,6 +48,8 @@ Choices, each independent of the service's code (satellite.js):
   current IERS data.  The difference is at most ~0.005 degrees of Earth rotation.
 - Sun: PyEphem.  Observer daytime from ephem.Sun at an ephem.Observer with pressure = 0
   (no refraction: the geometric altitude of the Sun's centre).
+- Phase angle: between the satellite-to-Sun vector (the Sun from PyEphem, as for the umbra) and the
+  satellite-to-observer vector (Skyfield's observer position, rotated GCRS -> TEME), both in TEME.
 - Umbra: own conical-shadow geometry in this file (not ephem's EarthSatellite.eclipsed,
   whose SDP4 and Earth model differ), using the Sun's apparent geocentric position from
   PyEphem (g_ra, g_dec, earth_distance; true equinox of date, within ~1" of TEME).
@@ -150,6 +154,13 @@ def sunlit_flags(r_km, sun_km):
     return [True if lit else False if dark else None for lit, dark in zip(surely_lit, surely_dark)]
 
 
+def phase_angle_deg(satellite_km, observer_km, sun_km):
+    to_sun = sun_km - satellite_km
+    to_observer = observer_km - satellite_km
+    cosine = float(to_sun @ to_observer) / (np.linalg.norm(to_sun) * np.linalg.norm(to_observer))
+    return math.degrees(math.acos(max(-1.0, min(1.0, cosine))))
+
+
 def main():
     request = json.load(sys.stdin)
     catalogue = read_snapshot(request['snapshot'])
@@ -219,9 +230,11 @@ def main():
             self_check['maxHeightDiffKm'] = max(self_check['maxHeightDiffKm'], abs(gh - height_km[k]))
 
         out_observers = []
+        teme_of_gcrs = TEME.rotation_at(t)
         for oi, observer in enumerate(observers):
             place = topos[oi]
             obs_gcrs_au = place.at(t).position.au
+            obs_teme_km = mxv(teme_of_gcrs, obs_gcrs_au) * AU_KM
             relative = Geometric(r_gcrs_au - obs_gcrs_au[:, None], t=t, center=place)
             alt, az, dist = relative.altaz()
             el_deg = alt.degrees
@@ -239,6 +252,7 @@ def main():
                     'longitude': float(lon.degrees[k]),
                     'velocityKmHs': float(speed_kmh[k]),
                     'sunlit': sunlit[k],
+                    'phaseAngle': phase_angle_deg(r_safe[:, k], obs_teme_km, sun_km),
                 })
             # Self-check: Skyfield's per-satellite API for a few of the listed satellites.
             for item in listed[:: max(1, len(listed) // 5)][:5]:

@@ -12,7 +12,10 @@ stdin: JSON
     "cases": [{
       "noradId": 25544, "latitude": deg, "longitude": deg, "altitude": metres,
       "from": ISO, "to": ISO, "threshold": deg,
-      "evaluate": [ISO, ...]        # instants at which to report Skyfield's alt/az
+      "evaluate": [ISO, ...],       # instants at which to report Skyfield's alt/az
+      "standardMagnitude": m,       # optional, with magnitudeLimit: visibility also needs the
+      "magnitudeLimit": m           # magnitude (std - 15 + 5 log10 range - 2.5 log10 (sin p + (pi - p) cos p),
+                                    # p the phase angle; Skyfield's range, PyEphem's Sun) at or below the limit
     }]
   }
 
@@ -37,7 +40,9 @@ stdout: JSON
         # The passes of "crossings" (rise to set; the window's ends where one is missing),
         # sampled every sampleStepS seconds from "from" (the last sample is "to"):
         #   v  surely visible:   sunlit, Sun <= -6.05 deg, elevation >= threshold + 0.01
+        #                        (and magnitude <= limit - 0.02 when a limit is given)
         #   i  surely invisible: in the umbra, or Sun > -5.95 deg, or elevation < threshold - 0.01
+        #                        (or magnitude > limit + 0.02)
         #   ?  too near a boundary for the two models to be compared
   }]}
 """
@@ -51,13 +56,17 @@ import numpy as np
 from skyfield.api import EarthSatellite, wgs84
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from skyfield_nearby import TS, read_snapshot, sun_altitude_deg, sun_vector_km, sunlit_flags  # noqa: E402
+from skyfield.constants import AU_KM  # noqa: E402
+from skyfield.functions import mxv  # noqa: E402
+from skyfield.sgp4lib import TEME  # noqa: E402
+from skyfield_nearby import TS, phase_angle_deg, read_snapshot, sun_altitude_deg, sun_vector_km, sunlit_flags  # noqa: E402
 
 EVENT_KINDS = ('rise', 'culmination', 'set')
 SUN_MARGIN_DEG = 0.05
 ELEVATION_MARGIN_DEG = 0.01
 CIVIL_TWILIGHT_DEG = -6.0
 MAX_SAMPLES_PER_PASS = 600
+MAGNITUDE_MARGIN = 0.02
 # The sampled crossings' grid: a 600th of the period, 10 s to 60 s (ISS 10 s; Molniya, GEO 60 s).
 CROSSING_GRID_MIN_S = 10.0
 CROSSING_GRID_MAX_S = 60.0
@@ -87,18 +96,31 @@ def sgp4_teme_km(satrec, datetimes):
     return np.asarray(r).T
 
 
-def classify(satellite, satrec, topos, observer, threshold, datetimes):
+def magnitude(standard, range_km, phase_deg):
+    p = math.radians(phase_deg)
+    return standard - 15 + 5 * math.log10(range_km) - 2.5 * math.log10(max(1e-6, math.sin(p) + (math.pi - p) * math.cos(p)))
+
+
+def classify(satellite, satrec, topos, observer, threshold, datetimes, brightness=None):
     t = times_of(datetimes)
-    alt, _, _ = (satellite - topos).at(t).altaz()
+    alt, _, dist = (satellite - topos).at(t).altaz()
     r = sgp4_teme_km(satrec, datetimes)
+    observer_teme_km = None
+    if brightness is not None:
+        observer_teme_km = mxv(TEME.rotation_at(t), topos.at(t).position.au) * AU_KM
     out = []
     for k, when in enumerate(datetimes):
-        sunlit = sunlit_flags(r[:, k:k + 1], sun_vector_km(when))[0]
+        sun_km = sun_vector_km(when)
+        sunlit = sunlit_flags(r[:, k:k + 1], sun_km)[0]
         sun = sun_altitude_deg(when, observer)
         el = alt.degrees[k]
-        if sunlit is False or sun > CIVIL_TWILIGHT_DEG + SUN_MARGIN_DEG or el < threshold - ELEVATION_MARGIN_DEG:
+        bright, faint = True, False
+        if brightness is not None:
+            m = magnitude(brightness[0], dist.km[k], phase_angle_deg(r[:, k], observer_teme_km[:, k], sun_km))
+            bright, faint = m <= brightness[1] - MAGNITUDE_MARGIN, m > brightness[1] + MAGNITUDE_MARGIN
+        if sunlit is False or sun > CIVIL_TWILIGHT_DEG + SUN_MARGIN_DEG or el < threshold - ELEVATION_MARGIN_DEG or faint:
             out.append('i')
-        elif sunlit is True and sun <= CIVIL_TWILIGHT_DEG - SUN_MARGIN_DEG and el >= threshold + ELEVATION_MARGIN_DEG:
+        elif sunlit is True and sun <= CIVIL_TWILIGHT_DEG - SUN_MARGIN_DEG and el >= threshold + ELEVATION_MARGIN_DEG and bright:
             out.append('v')
         else:
             out.append('?')
@@ -177,6 +199,7 @@ def run_case(case, catalogue):
     topos = wgs84.latlon(observer['latitude'], observer['longitude'], elevation_m=observer['altitude'])
     start, end = parse_instant(case['from']), parse_instant(case['to'])
     threshold = float(case['threshold'])
+    brightness = (float(case['standardMagnitude']), float(case['magnitudeLimit'])) if 'magnitudeLimit' in case else None
 
     t, kinds = satellite.find_events(topos, TS.from_datetime(start), TS.from_datetime(end), altitude_degrees=threshold)
     events = []
@@ -221,7 +244,7 @@ def run_case(case, catalogue):
         if datetimes[-1] < b:
             datetimes.append(b)
         out_passes.append({'from': iso(a), 'to': iso(b), 'sampleStepS': step,
-                           'samples': classify(satellite, satrec, topos, observer, threshold, datetimes)})
+                           'samples': classify(satellite, satrec, topos, observer, threshold, datetimes, brightness)})
     return {'events': events, 'crossings': crossings, 'altitudeAtFrom': altitude_at_from, 'altitudeAtTo': altitude_at_to,
             'at': at, 'passes': out_passes}
 

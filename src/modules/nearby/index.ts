@@ -6,7 +6,7 @@ import { NearbyEngine, TABLE_STEP_MS } from '../../orbit/nearby-engine.ts'
 import { describeLimit } from '../../orbit/validity.ts'
 import { prepareResonance } from '../../orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { instantOf, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
@@ -22,7 +22,8 @@ export const nearbyParams = {
     description: 'Highest azimuth, degrees (inclusive); below azimuth-range-from the window wraps through north',
   },
   'elevation-threshold': { type: 'number', min: 10, max: 90, default: 10, description: 'Lowest elevation, degrees (inclusive)' },
-  'visible-only': { type: 'boolean', default: false, description: 'Only satellites visible to the naked eye' },
+  'visible-only': { type: 'boolean', default: false, description: 'Only satellites visible to the naked eye (see `visible`)' },
+  'magnitude-limit': magnitudeLimitParam,
   time: timeParam,
 } as const
 
@@ -44,6 +45,7 @@ export function nearbyAnswer(
     azimuthFromDeg: query['azimuth-range-from'],
     azimuthToDeg: query['azimuth-range-to'],
     visibleOnly: query['visible-only'],
+    magnitudeLimit: query['magnitude-limit'],
     geoposition: query.mode === 'extended',
   })
   const extended = query.mode === 'extended'
@@ -55,6 +57,7 @@ export function nearbyAnswer(
     metadata: {
       total: entries.length,
       mode: extended ? ('extended' as const) : ('basic' as const),
+      magnitudeLimit: query['magnitude-limit'],
       leftOut,
       maxElementAgeDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000,
       ...(notice === null ? {} : { notice }),
@@ -115,7 +118,7 @@ export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOpt
         tags: ['satellites'],
         summary: 'Satellites above an observer',
         description:
-          'Every satellite with a position at or above `elevation-threshold`, highest first. `visible`: sunlit and the Sun at or below -6° at the observer. ' +
+          'Every satellite with a position at or above `elevation-threshold`, highest first. `magnitude`: the estimated apparent visual magnitude (null when the satellite is in the Earth\'s shadow), from its standard magnitude (published values for the ISS, the Chinese station, HST...; defaults by name family, R/B and DEB, and orbit class: see the README), range and phase angle (Lambertian sphere). `visible`: visible to the naked eye, i.e. sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit`. ' +
           'Satellites whose elements are too far from the instant (--max-element-age) or that have decayed by then are not considered: ' +
           '`metadata.leftOut` counts them, and `metadata.notice` says what to do when they are most of the catalogue.',
       },

@@ -13,7 +13,13 @@ const basicFields = {
   elevation: t.Number({ description: 'degrees above the horizon' }),
   azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
   range: t.Number({ description: 'km from the observer' }),
-  visible: t.Boolean({ description: 'sunlit, above the threshold, and the Sun at or below -6° at the observer' }),
+  magnitude: t.Nullable(t.Number(), {
+    description:
+      "Estimated apparent visual magnitude, to 0.01 (smaller is brighter; good to ±1 or so: real satellites are not Lambertian spheres); null when the satellite is in the Earth's umbra",
+  }),
+  visible: t.Boolean({
+    description: 'Visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and magnitude at or below metadata.magnitudeLimit',
+  }),
   observerDaytime: t.Boolean({ description: "the Sun's centre above -0.833° at the observer" }),
   satelliteSunlit: t.Boolean({ description: "not in the Earth's umbra" }),
   epoch: t.String({ format: 'date-time', description: "The element set's epoch" }),
@@ -38,6 +44,7 @@ export const NearbyResponseSchema = t.Object({
   metadata: t.Object({
     total: Type.Integer(),
     mode: t.Union([t.Literal('basic'), t.Literal('extended')]),
+    magnitudeLimit: t.Number({ description: 'The faintest magnitude counted as visible (`magnitude-limit`)' }),
     leftOut: t.Object(
       {
         elementAge: Type.Integer({ description: 'Satellites whose elements are further from this instant than the age limit' }),
@@ -68,6 +75,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
     elevation: entry.elevationDeg,
     azimuth: entry.azimuthDeg,
     range: entry.rangeKm,
+    magnitude: entry.magnitude,
     visible: entry.visible,
     observerDaytime,
     satelliteSunlit: entry.sunlit,
@@ -81,3 +89,4 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
     orbitalParams: satellite.orbitalParams,
   }
 }
+
