@@ -82,6 +82,9 @@ describe('JSON points', () => {
     expect(none.status).toBe(422)
     expect(none.body.message).toMatch(/^satellite 48880 has no valid position from 2026-11-22T00:00:00.000Z to 2026-11-23T00:00:00.000Z: decayed at 2026-06-14T[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
     expect(partial.body.metadata.omittedReason).toMatch(/^decayed at 2026-06-/)
+    // GeoJSON says the same.
+    const geo = await positions(48880, 'from=2026-06-01T00:00:00Z&to=2026-11-22T00:00:00Z&step=86400&format=geojson')
+    expect(geo.body.metadata).toMatchObject({ omitted: partial.body.metadata.omitted, omittedReason: partial.body.metadata.omittedReason })
   })
 })
 
@@ -101,7 +104,16 @@ describe('GeoJSON', () => {
     expect(body.type).toBe('FeatureCollection')
     // A LEO satellite crosses the antimeridian about once an orbit: some 15 lines a day.
     expect(body.features.length).toBeGreaterThan(12)
-    const points = (await positions(noradId, query)).body.data
+    const json = (await positions(noradId, query)).body
+    const points = json.data
+    // The age and the omissions, as the JSON form gives them (a foreign member and feature properties).
+    expect(body.metadata).toEqual({
+      noradId,
+      epoch: json.metadata.epoch,
+      elementAgeDays: json.metadata.elementAgeDays,
+      omitted: json.metadata.omitted,
+      omittedReason: json.metadata.omittedReason,
+    })
     let vertices = 0
     for (const feature of body.features) {
       expect(feature.type).toBe('Feature')
@@ -109,6 +121,8 @@ describe('GeoJSON', () => {
       expect(feature.properties.noradId).toBe(noradId)
       expect(feature.properties.from).toMatch(ISO_MS)
       expect(feature.properties.to).toMatch(ISO_MS)
+      expect(feature.properties.epoch).toBe(json.metadata.epoch)
+      expect(feature.properties.elementAgeDays).toBeCloseTo((Date.parse(feature.properties.from) - Date.parse(json.metadata.epoch)) / 86_400_000, 2)
       const coordinates: number[][] = feature.geometry.coordinates
       expect(coordinates.length).toBeGreaterThanOrEqual(2)
       for (const [lon, lat] of coordinates) {

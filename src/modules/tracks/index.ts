@@ -56,7 +56,7 @@ export function tracksModule(context: ModuleContext) {
         const track = groundTrack(catalog, index, fromMs, toMs, stepMs)
         if (track.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, track.firstOmissionReason)
         ctx.set.headers['content-type'] = 'application/geo+json'
-        return trackGeoJson(satellite, trackLines(track))
+        return trackGeoJson(satellite, trackLines(track), track, fromMs)
       }
       // JSON is written a piece at a time as the client reads (trackJsonStream); the pieces up to the
       // first position are computed now, to answer 422 when there is none.

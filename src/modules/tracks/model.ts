@@ -45,8 +45,20 @@ export const TrackGeoJsonSchema = t.Object(
           name: t.String(),
           from: isoInstant('Instant of the first position of this piece'),
           to: isoInstant('Instant of the last position of this piece'),
+          epoch: isoInstant("The element set's epoch"),
+          elementAgeDays: t.Number({ description: "Days from the element set's epoch to `from` of this piece" }),
         }),
       }),
+    ),
+    metadata: t.Object(
+      {
+        noradId: Type.Integer(),
+        epoch: isoInstant("The element set's epoch"),
+        elementAgeDays: t.Number({ description: "Days from the element set's epoch to the first sampled instant" }),
+        omitted: Type.Integer({ description: 'Sampled instants without a valid position, left out of the lines' }),
+        omittedReason: t.Nullable(t.String({ description: 'Why the first omitted instant has no position; null when none is omitted' })),
+      },
+      { description: 'A foreign member (RFC 7946 §6.1), ignored by GeoJSON readers: what the JSON form says in its metadata' },
     ),
   },
   {
@@ -137,9 +149,16 @@ export function trackJsonStream(
   }, { highWaterMark: 0 })
 }
 
-export function trackGeoJson(satellite: Satellite, lines: readonly TrackLine[]) {
+export function trackGeoJson(satellite: Satellite, lines: readonly TrackLine[], track: GroundTrack, fromMs: number) {
   return {
     type: 'FeatureCollection' as const,
+    metadata: {
+      noradId: satellite.noradId,
+      epoch: satellite.epoch,
+      elementAgeDays: elementAgeDaysAt(satellite, fromMs),
+      omitted: track.omitted,
+      omittedReason: track.firstOmissionReason,
+    },
     features: lines.map((line) => ({
       type: 'Feature' as const,
       geometry:
@@ -151,6 +170,8 @@ export function trackGeoJson(satellite: Satellite, lines: readonly TrackLine[]) 
         name: satellite.name,
         from: new Date(Math.round(line.instantsMs[0]!)).toISOString(),
         to: new Date(Math.round(line.instantsMs.at(-1)!)).toISOString(),
+        epoch: satellite.epoch,
+        elementAgeDays: elementAgeDaysAt(satellite, Math.round(line.instantsMs[0]!)),
       },
     })),
   }
