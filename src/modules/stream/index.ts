@@ -126,7 +126,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           tags: ['satellites'],
           summary: 'Live positions of several satellites (Server-Sent Events)',
           description:
-            'A `text/event-stream` of `positions` events, one a second: `data` is `{data: [position], metadata: {total, datetime, missing, noPosition}}`, ' +
+            'A `text/event-stream` of `positions` events, one a second: `data` is `{data: [position], metadata: {total, datetime, missing, noPosition, noPositionReasons}}`, ' +
             'the batch geoposition answer at that second, each position also with `velocityKmHs` (km/h) and, with an observer, ' +
             '`azimuth`, `elevation` (degrees) and `range` (km). Ids not in the catalogue are listed in `missing` (none of them known: 404). ' +
             EVENTS_DOC,
@@ -165,7 +165,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           summary: 'Live position of one satellite (Server-Sent Events)',
           description:
             'A `text/event-stream` of `position` events, one a second: `data` is the geoposition answer at that second ' +
-            '(`noradId, name, latitude, longitude, epoch, datetime, altitude`) plus `velocityKmHs` (km/h) and, with an observer (`latitude`, `longitude`, ' +
+            '(`noradId, name, latitude, longitude, epoch, datetime, altitude, elementAgeDays`) plus `velocityKmHs` (km/h) and, with an observer (`latitude`, `longitude`, ' +
             'optional `altitude` in metres), `azimuth`, `elevation` (degrees) and `range` (km). A second without a valid position sends a `no-position` event ' +
             '`{noradId, datetime, message}` instead. Unknown satellite: 404; no valid position when the stream would open: 422. ' +
             EVENTS_DOC,
