@@ -132,7 +132,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (lifecycle?.draining) set.headers.connection = 'close'
     })
     .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
-    .use(docs(VERSION, freshness(store.current, clock()).summary))
+    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))

@@ -132,7 +132,7 @@ try {
   process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
 }
 log.info('catalogue loaded', startLogFields(startInputs, report))
-const dataFreshness = freshness(store.current, Date.now())
+const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
 if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
 else log.info('data freshness', { summary: dataFreshness.summary })
 warnIfStale(store.current, Date.now())
