@@ -160,11 +160,6 @@ export function describeLimit(ms: number): string {
   return `${ms / 1000} s`
 }
 
-/** Days from the epoch to the instant (negative before the epoch). */
-export function elementAgeDays(elements: ElementSet, instantMs: number): number {
-  return (instantMs - elements.epochMs) / DAY_MS
-}
-
 /**
  * The validity rules of one catalogue under one policy: per satellite (by
  * index), the age window and the height ceiling, and the decay instant once it
