@@ -49,8 +49,6 @@ export type RefusalKind = 'element-age' | 'decayed' | 'sgp4' | 'implausible'
 export interface Refusal {
   kind: RefusalKind
   reason: string
-  /** For `decayed`: the decay instant, ms since 1970. */
-  decayMs?: number
 }
 
 const EARTH_EQUATORIAL_KM = 6378.137
@@ -214,12 +212,12 @@ export class Validity {
         : this.decayKind[i] === DECAY_SGP4
           ? `SGP4 gives no position or one below ${FLOOR_KM} km`
           : `the lowest point of its orbit is below ${FLOOR_KM} km`
-    return { kind: 'decayed', reason: `decayed at ${new Date(decayMs).toISOString()} (${why}); no later positions`, decayMs }
+    return { kind: 'decayed', reason: `decayed at ${new Date(decayMs).toISOString()} (${why}); no later positions` }
   }
 
   /** A refusal when a position's height is below the floor or above the ceiling, else null. */
   heightRefusal(i: number, heightKm: number): Refusal | null {
-    if (heightKm >= FLOOR_KM && heightKm <= this.ceilingKm[i]!) return null
+    if (this.plausibleHeight(i, heightKm)) return null
     const height = `SGP4 gives a height of ${heightKm.toFixed(0)} km`
     if (heightKm < FLOOR_KM) return { kind: 'implausible', reason: `${height}, below the ${FLOOR_KM} km floor` }
     return {
