@@ -135,7 +135,6 @@ log.info('catalogue loaded', startLogFields(startInputs, report))
 const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
 if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
 else log.info('data freshness', { summary: dataFreshness.summary })
-warnIfStale(store.current, Date.now())
 log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
 if (refresher) {
   log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
