@@ -30,7 +30,7 @@ data/snapshot.json: $(SNAPSHOT_FILES) scripts/snapshot.ts | node_modules/.instal
 	$(BUN) scripts/snapshot.ts --bundle
 
 # The snapshot parsed and validated at build time (what the executable embeds).
-data/prepared.json: data/snapshot.json scripts/prepare.ts $(wildcard src/catalog/*.ts)
+data/prepared.json: data/snapshot.json scripts/prepare.ts $(wildcard src/domain/catalog/*.ts)
 	$(BUN) scripts/prepare.ts
 
 # Replaces data/: from CelesTrak (online), or with FROM=PATH from a folder or file of TLE/3LE/OMM (offline).

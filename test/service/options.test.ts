@@ -4,9 +4,9 @@
  * shutdown options in detail; what --version prints.
  */
 import { describe, expect, test } from 'bun:test'
-import { type Config, helpText, parseConfig } from '../../src/config.ts'
-import { formatLine } from '../../src/log.ts'
-import { BUILD_COMMIT, VERSION, versionText } from '../../src/version.ts'
+import { type Config, helpText, parseConfig } from '../../src/io/config.ts'
+import { formatLine } from '../../src/io/log.ts'
+import { BUILD_COMMIT, VERSION, versionText } from '../../src/io/version.ts'
 
 const env0 = { HOME: '/home/test' }
 
