@@ -7,7 +7,6 @@
  * refused with 503 and Retry-After; and a computation whose client has gone
  * (its request's signal aborted) stops at the next slice, or never starts.
  */
-import { ApiError } from '../http/plugins/errors.ts'
 
 export interface HeavyWorkOptions {
   /** Computations run at once (interleaved slice by slice). */
@@ -20,10 +19,20 @@ export interface HeavyWorkOptions {
   sliceBudgetMs?: number
 }
 
-/** A computation whose client has gone: nobody reads the answer (counted in /metrics as 499, nginx's "client closed request"). */
-export class Abandoned extends ApiError {
+/** A computation whose client has gone: nobody reads the answer (the HTTP layer counts it as 499, nginx's "client closed request"). */
+export class Abandoned extends Error {
   constructor() {
-    super(499, 'the client has gone')
+    super('the client has gone')
+  }
+}
+
+/** No turn for a computation: too many running and waiting (the HTTP layer answers 503 with Retry-After). */
+export class Busy extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message)
   }
 }
 
@@ -50,7 +59,7 @@ export class HeavyWork {
     return this.#waiting.length
   }
 
-  /** Runs `work` to its end (a slice at a time), once a turn comes; rejects with ApiError 503 when there is none, Abandoned when `signal` aborts. */
+  /** Runs `work` to its end (a slice at a time), once a turn comes; rejects with Busy when there is none, Abandoned when `signal` aborts. */
   async run<T>(work: Generator<void, T>, signal?: AbortSignal): Promise<T> {
     // Holds a place among the running once admitted (taken at admission, so that calls made
     // together count each other).
@@ -120,9 +129,7 @@ export class HeavyWork {
     })
   }
 
-  #busy(): ApiError {
-    return new ApiError(503, `too many long computations under way (${this.maxRunning} running, ${this.#waiting.length} waiting); retry in a few seconds`, {
-      'retry-after': '2',
-    })
+  #busy(): Busy {
+    return new Busy(`too many long computations under way (${this.maxRunning} running, ${this.#waiting.length} waiting); retry in a few seconds`, 2)
   }
 }

@@ -1,7 +1,6 @@
 /** HeavyWork (src/io/heavy-work.ts): slices interleaved with other work, a bound on how many run and wait, 503 + Retry-After, abandoned work stops. */
 import { describe, expect, test } from 'bun:test'
-import { ApiError } from '../../src/http/plugins/errors.ts'
-import { Abandoned, HeavyWork } from '../../src/io/heavy-work.ts'
+import { Abandoned, Busy, HeavyWork } from '../../src/io/heavy-work.ts'
 
 /** A computation of `slices` slices of about `sliceMs` ms each; counts the slices it ran. */
 function* busy(slices: number, sliceMs: number, ran: { slices: number }): Generator<void, string> {
@@ -29,7 +28,7 @@ describe('HeavyWork', () => {
     expect(timerLateMs).toBeLessThan(30)
   })
 
-  test('at most maxRunning at once; at most maxQueued waiting; one more is a 503 with Retry-After', async () => {
+  test('at most maxRunning at once; at most maxQueued waiting; one more is refused as Busy (answered 503 by the HTTP layer), retry after 2 s', async () => {
     const heavy = new HeavyWork({ maxRunning: 1, maxQueued: 2, sliceBudgetMs: 2 })
     const ran = { slices: 0 }
     const first = heavy.run(busy(20, 1, ran))
@@ -37,18 +36,17 @@ describe('HeavyWork', () => {
     expect(heavy.running).toBe(1)
     expect(heavy.queued).toBe(2)
     const refused = await heavy.run(busy(5, 1, ran)).catch((error) => error)
-    expect(refused).toBeInstanceOf(ApiError)
-    expect(refused.status).toBe(503)
-    expect(refused.headers).toEqual({ 'retry-after': '2' })
+    expect(refused).toBeInstanceOf(Busy)
+    expect(refused.retryAfterSeconds).toBe(2)
     expect(await Promise.all([first, ...queued])).toEqual(['done', 'done', 'done'])
     expect(heavy.counts).toEqual({ refused: 1, abandoned: 0, finished: 3 })
   })
 
-  test('waiting longer than maxWaitMs: 503', async () => {
+  test('waiting longer than maxWaitMs: Busy', async () => {
     const heavy = new HeavyWork({ maxRunning: 1, maxWaitMs: 20, sliceBudgetMs: 2 })
     const running = heavy.run(busy(40, 1, { slices: 0 }))
     const late = await heavy.run(busy(1, 1, { slices: 0 })).catch((error) => error)
-    expect(late.status).toBe(503)
+    expect(late).toBeInstanceOf(Busy)
     await running
   })
 

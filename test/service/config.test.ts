@@ -1,6 +1,6 @@
 /** The refresh options: flags, SATTRACK_* variables, defaults, and the one-line errors. */
 import { describe, expect, test } from 'bun:test'
-import { type Config, helpText, parseConfig, parseDuration } from '../../src/io/config.ts'
+import { type Config, helpText, parseConfig, parseDuration } from '../../src/config.ts'
 
 function run(argv: string[], env: Record<string, string> = {}): Config {
   const result = parseConfig(argv, { HOME: '/home/test', ...env })

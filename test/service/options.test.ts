@@ -4,7 +4,7 @@
  * shutdown options in detail; what --version prints.
  */
 import { describe, expect, test } from 'bun:test'
-import { type Config, helpText, parseConfig } from '../../src/io/config.ts'
+import { type Config, helpText, parseConfig } from '../../src/config.ts'
 import { formatLine } from '../../src/io/log.ts'
 import { BUILD_COMMIT, VERSION, versionText } from '../../src/io/version.ts'
 

@@ -1,5 +1,6 @@
 /** Errors as values with a status, one error body everywhere, 404 and 405. */
 import { Elysia } from 'elysia'
+import { Abandoned, Busy } from '../../io/heavy-work.ts'
 import { log } from '../../io/log.ts'
 import { requestPath, STANDARD_METHODS, shown } from './edge.ts'
 
@@ -40,6 +41,11 @@ export function errors({ methodsFor }: ErrorsOptions) {
       set.status = status
       return errorBody(status, message)
     }
+    if (error instanceof Busy) {
+      set.headers['retry-after'] = String(error.retryAfterSeconds)
+      return fail(503, error.message)
+    }
+    if (error instanceof Abandoned) return fail(499, error.message)
     if (error instanceof ApiError) {
       if (error.headers) Object.assign(set.headers, error.headers)
       return fail(error.status, error.message)

@@ -2,6 +2,8 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { parseTle } from '../../../src/domain/catalog/elements.ts'
+import { CatalogStore } from '../../../src/domain/catalog/store.ts'
+import { createApp } from '../../../src/http/app.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
 import { makeTle } from '../../helpers/tle.ts'
 
@@ -298,12 +300,22 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(
       ['altitude', 'days', 'elevation-threshold', 'latitude', 'longitude', 'magnitude-limit', 'noradId', 'time', 'visible-only'].sort(),
     )
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422'])
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422', '503'])
     expect(operation.description).toContain('`rise: null`')
     expect(operation.description).toContain('Never sets')
     expect(operation.description).toContain('metadata.noPosition')
     expect(operation.description).toContain('`magnitude-limit`')
     expect(operation.parameters.find((p: any) => p.name === 'magnitude-limit').schema).toMatchObject({ minimum: -5, maximum: 8, default: 4.5 })
+  })
+
+  test('more long searches than may run and wait: 503 with Retry-After and the error body; the searches under way still answer', async () => {
+    const busy = createApp({ store: new CatalogStore(catalog), clock: () => NOW, heavyWork: { maxRunning: 1, maxQueued: 0 } })
+    const running = passes(25544, `${PARIS}&time=${T0}&days=3`, busy)
+    const refused = await passes(25544, `${PARIS}&time=${T0}&days=3`, busy)
+    expect(refused.status).toBe(503)
+    expect(refused.headers.get('retry-after')).toBe('2')
+    expect(refused.body).toEqual({ statusCode: 503, message: expect.stringContaining('too many long computations under way (1 running, 0 waiting)') })
+    expect((await running).status).toBe(200)
   })
 
   test('a 10-day ISS search (timing printed, not asserted)', async () => {

@@ -89,7 +89,7 @@ export function passesModule(context: ModuleContext) {
     },
     {
       ...passesRoute.hooks,
-      response: responseSchemas(context, { 200: PassesResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema }),
+      response: responseSchemas(context, { 200: PassesResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema, 503: ErrorSchema }),
       detail: { tags: ['satellites'], summary: 'Passes of a satellite over an observer', description: DESCRIPTION },
     },
   )
