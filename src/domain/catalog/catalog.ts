@@ -48,6 +48,7 @@ export class Catalog {
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
   private resonant: SatRec[] | undefined
+  private readonly derivedValues = new Map<symbol, unknown>()
   /** Which instants each satellite's elements support (element age, decay, plausible heights): see validity.ts. */
   readonly validity: Validity
 
@@ -111,6 +112,19 @@ export class Catalog {
   get resonantSatrecs(): readonly SatRec[] {
     this.resonant ??= this.satellites.map((_, i) => this.satrecAt(i)).filter(isResonant)
     return this.resonant
+  }
+
+  /**
+   * A value derived from this catalogue alone, made by `make` on first use and
+   * kept with the catalogue (so it goes with it when a new one replaces it):
+   * the indices and tables that speed-ups build. `key` names the value; each
+   * module that derives one owns its key.
+   */
+  derived<T>(key: symbol, make: (catalog: Catalog) => T): T {
+    if (this.derivedValues.has(key)) return this.derivedValues.get(key) as T
+    const value = make(this)
+    this.derivedValues.set(key, value)
+    return value
   }
 
   satrecOf(satellite: Satellite): SatRec {

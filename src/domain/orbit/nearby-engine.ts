@@ -58,8 +58,8 @@ const SCAN_SLACK_DEG = 0.06
 export interface NearbyEngineOptions {
   /** Tables kept per catalogue (oldest dropped first). */
   maxTables?: number
-  /** Runs a function later, off the current request (setTimeout in the service). */
-  defer?: (fn: () => void) => void
+  /** Runs a function later, off the current request (the service gives src/io/schedule.ts `soon`). */
+  defer: (fn: () => void) => void
   /**
    * The first request for an interval whose tables are not ready is answered
    * without tables: SGP4 only for the satellites whose mean elements can
@@ -254,7 +254,7 @@ export class NearbyEngine {
   private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
   private readonly oneOffsWithoutTables: boolean
 
-  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0), oneOffsWithoutTables = true }: NearbyEngineOptions = {}) {
+  constructor({ maxTables = 4, defer, oneOffsWithoutTables = true }: NearbyEngineOptions) {
     this.maxTables = maxTables
     this.defer = defer
     this.oneOffsWithoutTables = oneOffsWithoutTables

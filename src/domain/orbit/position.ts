@@ -197,16 +197,18 @@ export function positionAt(catalog: Catalog, index: number, instant: Date, gmstR
 
 /** Slots of the recent-positions cache (direct-mapped by catalog number). */
 const RECENT_SLOTS = 256
-const recent: ({ satellite: Satellite; ms: number; result: PositionResult } | undefined)[] = new Array(RECENT_SLOTS)
+const RECENT = Symbol('recent positions')
+type RecentSlots = ({ satellite: Satellite; ms: number; result: PositionResult } | undefined)[]
 
 /**
  * `positionAt` for one satellite of a catalogue, remembering the last answers:
  * requests for the same satellite at the same millisecond (a popular satellite
  * polled by many clients, "now") share one propagation. The answer is positionAt's
- * either way; a slot holds one satellite object, so a new catalogue never hits an old entry.
+ * either way; the slots belong to the catalogue, so a new catalogue starts with none.
  */
 export function recentPositionAt(catalog: Catalog, satellite: Satellite, instant: Date): PositionResult {
   const ms = instant.getTime()
+  const recent = catalog.derived(RECENT, (): RecentSlots => new Array(RECENT_SLOTS))
   const slot = satellite.noradId % RECENT_SLOTS
   const hit = recent[slot]
   if (hit !== undefined && hit.satellite === satellite && hit.ms === ms) return hit.result
