@@ -7,7 +7,7 @@
 import { Elysia, t } from 'elysia'
 import type { SatRec } from 'satellite.js'
 import { type Catalog, fullSatrec } from '../../../domain/catalog/catalog.ts'
-import { findNearby, type NearbyQuery } from '../../../domain/orbit/nearby.ts'
+import { findNearby, type NearbyQuery } from '../../../domain/nearby/reference.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { instantOf, type ModuleContext } from '../common.ts'
 import { nearbyAnswer, nearbyParams } from '../nearby/index.ts'

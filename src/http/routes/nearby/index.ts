@@ -1,8 +1,8 @@
 /** GET /api/v1/satellites/nearby: satellites above an observer. */
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
-import type { NearbyQuery, NearbyResult } from '../../../domain/orbit/nearby.ts'
-import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/orbit/nearby-engine.ts'
+import type { NearbyQuery, NearbyResult } from '../../../domain/nearby/reference.ts'
+import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/nearby/engine.ts'
 import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { soon } from '../../../io/schedule.ts'
 import { prepareResonance } from '../../../domain/orbit/resonance.ts'

@@ -10,8 +10,8 @@
  */
 import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { byElevation, earthFixedMagnitude, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult, sunEarthFixedKm } from './nearby.ts'
-import { eciToGeodeticFast, geodeticHeightKm, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { byElevation, earthFixedMagnitude, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult, sunEarthFixedKm } from './reference.ts'
+import { eciToGeodeticFast, geodeticHeightKm, positionAt, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
 import {
   emptyTable,
   fillTable,
@@ -22,9 +22,9 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { DEFAULT_MAGNITUDE_LIMIT, standardMagnitudes } from './magnitude.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, standardMagnitudes } from '../orbit/magnitude.ts'
 import { reachable } from './reach.ts'
-import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
+import { skyConditions, sunlightTest, toGeodeticRad } from '../orbit/sky.ts'
 
 /** Spacing of the position tables. Hermite error grows as step⁴: 10 s keeps it at millimetres for LEO. */
 export const TABLE_STEP_MS = 10_000

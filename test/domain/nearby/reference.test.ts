@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import type { Satellite } from '../../../src/domain/catalog/catalog.ts'
-import { byElevation, type NearbyEntry } from '../../../src/domain/orbit/nearby.ts'
+import { byElevation, type NearbyEntry } from '../../../src/domain/nearby/reference.ts'
 
 /** Just the two keys the order reads. */
 function entry(elevationDeg: number, noradId: number): NearbyEntry {

@@ -1,9 +1,9 @@
 /** Which satellites are above an observer: the whole-catalogue search behind /nearby. */
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import { geodeticToEcf } from 'satellite.js'
-import { DEFAULT_MAGNITUDE_LIMIT, magnitudeFromVectors, roundMagnitude, standardMagnitudes } from './magnitude.ts'
-import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
-import { isSunlit, KM_PER_AU, lookAngles, type Observer, type SkyConditions, skyConditions, toGeodeticRad } from './sky.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, magnitudeFromVectors, roundMagnitude, standardMagnitudes } from '../orbit/magnitude.ts'
+import { positionAt, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
+import { isSunlit, KM_PER_AU, lookAngles, type Observer, type SkyConditions, skyConditions, toGeodeticRad } from '../orbit/sky.ts'
 
 export interface NearbyQuery {
   observer: Observer

@@ -25,7 +25,7 @@
  */
 import { constants, type SatRec } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { minutesSinceEpoch } from './resonance.ts'
+import { minutesSinceEpoch } from '../orbit/resonance.ts'
 
 /** Above this eccentricity (at the instant) a satellite is always kept. */
 export const MAX_ECCENTRICITY = 0.5
