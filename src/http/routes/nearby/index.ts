@@ -1,7 +1,7 @@
 /** GET /api/v1/satellites/nearby: satellites above an observer. */
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
-import type { NearbyQuery, NearbyResult } from '../../../domain/nearby/reference.ts'
+import type { NearbyQuery, NearbyResult } from '../../../domain/nearby/selection.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/nearby/engine.ts'
 import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { soon } from '../../../io/schedule.ts'
