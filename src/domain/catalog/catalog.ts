@@ -64,7 +64,7 @@ export class Catalog {
     this.groupCounts = groupCounts
     this.origin = origin
     this.loadedAtMs = loadedAtMs
-    this.indexById = indexById ?? new Map(satellites.map((s, i) => [s.noradId, i]))
+    this.indexById = indexById ?? indexByNoradId(satellites)
     this.satrecs = new Array(satellites.length)
     this.policy = policy
   }
@@ -294,10 +294,16 @@ class CatalogSatellite implements Satellite {
   }
 }
 
+function indexByNoradId(satellites: readonly Satellite[]): Map<number, number> {
+  const index = new Map<number, number>()
+  for (let i = 0; i < satellites.length; i++) index.set(satellites[i]!.noradId, i)
+  return index
+}
+
 function sharedLists(): (items: string[]) => string[] {
   const seen = new Map<string, string[]>()
   return (items) => {
-    const key = items.join('\n')
+    const key = items.length === 1 ? items[0]! : items.join('\n')
     let list = seen.get(key)
     if (!list) seen.set(key, (list = items))
     return list
