@@ -45,6 +45,8 @@ export interface Config {
   maxStreamsPerClient: number | null
   /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit (`off`). */
   maxElementAgeMs: number | null
+  /** Processes serving the port: a number, or `auto` (one per core the process may run on). */
+  workers: number | 'auto'
 }
 
 export type ConfigResult =
@@ -86,6 +88,14 @@ const oneOf =
     const value = raw.trim().toLowerCase() as T
     return values.includes(value) ? value : new Error(`must be one of ${values.join(', ')}`)
   }
+
+/** The most worker processes `--workers` takes. */
+export const MAX_WORKERS = 64
+const workerCount = (raw: string) => {
+  const text = raw.trim().toLowerCase()
+  if (text === 'auto') return 'auto' as const
+  return /^\d+$/.test(text) && +text >= 1 && +text <= MAX_WORKERS ? +text : new Error(`must be auto or an integer between 1 and ${MAX_WORKERS}`)
+}
 
 const HOUR_MS = 3_600_000
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS }
@@ -327,6 +337,16 @@ const OPTIONS: readonly OptionSpec[] = [
     default: 30 * 24 * HOUR_MS,
     defaultText: '30d',
     parse: elementAge,
+  },
+  {
+    key: 'workers',
+    flag: '--workers',
+    env: ['SATTRACK_WORKERS'],
+    valueName: 'N',
+    description:
+      'processes serving the port, each with its own copy of the catalogue (about 100 MB each): a number, or auto (one per core the process may run on); above 1, a supervisor process refreshes and reloads for all of them and replaces any that dies',
+    default: 1,
+    parse: workerCount,
   },
   {
     key: 'benchRoutes',

@@ -7,9 +7,10 @@ import { Elysia } from 'elysia'
 import type { RefreshStatus } from '../../domain/catalog/refresh.ts'
 import type { ModuleContext } from '../routes/common.ts'
 import { METRICS_PATH, metricsModule, type RefreshCounts } from '../routes/metrics/index.ts'
-import { limits } from './limits.ts'
+import { limits, type RateBudget } from './limits.ts'
 import { type EarlyAnswers, HttpMetrics, observe } from './observe.ts'
 import { type RateLimit, RateLimiter } from './rate-limit.ts'
+import type { InstanceMetrics } from '../routes/metrics/index.ts'
 import { securityHeaders } from './security-headers.ts'
 
 export const HEALTHCHECK_PATH = '/api/v1/service/healthcheck'
@@ -21,6 +22,10 @@ export interface OperationsOptions {
   metrics?: boolean
   /** Requests per client and window; null or absent: no limit. */
   rateLimit?: RateLimit | null
+  /** Where the rate limit's budgets are kept when not in this process (--workers: the supervisor); `rateLimit` then only names the rate. */
+  rateBudget?: RateBudget
+  /** With --workers: /metrics shows every worker of the instance (see src/http/routes/metrics). */
+  instance?: InstanceMetrics
   /** Identify clients by X-Forwarded-For (behind a proxy that sets it). */
   trustProxy?: boolean
   /** Refresh rounds that succeeded and failed (for /metrics). */
@@ -40,7 +45,7 @@ export function operations(
     .use(securityHeaders())
     .use(
       limits({
-        rateLimiter: options.rateLimit ? new RateLimiter(options.rateLimit) : null,
+        rateLimiter: options.rateLimit ? (options.rateBudget ?? new RateLimiter(options.rateLimit)) : null,
         trustProxy: options.trustProxy,
         rateLimitExempt: [HEALTHCHECK_PATH, METRICS_PATH],
         clock: context.clock,
@@ -53,6 +58,7 @@ export function operations(
         refreshStatus: options.refreshStatus,
         refreshCounts: options.refreshCounts,
         startedAtMs: options.startedAtMs ?? context.clock(),
+        instance: options.instance,
       }),
     )
   }
