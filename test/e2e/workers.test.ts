@@ -11,6 +11,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { syntheticGroup, tleText } from '../fixtures/synthetic.ts'
+import { startMockUpstream } from '../fixtures/upstream.ts'
 import { type ServiceProcess, startService as startLogged } from '../fixtures/service-process.ts'
 import { childEnv, keepAliveLoad, LOOPBACK, requireExecutable, runToExit, startService } from './harness.ts'
 
@@ -126,6 +127,45 @@ describe('two workers', () => {
     expect([...etags][0]).not.toBe(before)
     expect((await fresh(s.url, '/api/v1/satellites/90010')).status).toBe(200)
     expect(await s.stop()).toBe(0)
+  })
+
+  test('one refresh for the instance: the supervisor refreshes, every worker serves the result and shows its status', async () => {
+    const folder = join(tmp, 'refresh-snapshot')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(90000, 10, { epochDay: 148 })))
+    const upstream = startMockUpstream({ stations: syntheticGroup(90000, 12, { epochDay: 150 }) })
+    try {
+      const s = await start(['--snapshot', folder, '--refresh-url', upstream.url, '--refresh-interval', '1h', '--refresh-groups', 'stations'])
+      const replaced = await s.waitFor('the refresh', async () => lines(s, 'refresh: catalogue replaced')[0], 15_000)
+      expect(replaced.worker).toBeUndefined() // the supervisor's
+      // One round for the instance: one request upstream, not one per worker.
+      expect(upstream.requests).toHaveLength(1)
+      const swapped = await s.waitFor('both workers swapped', async () => {
+        const l = lines(s, "catalogue replaced by the supervisor's")
+        return l.length >= 2 && l
+      })
+      for (const l of swapped) expect(Date.parse(l.time) - Date.parse(replaced.time)).toBeLessThan(1000)
+      const etags = new Set<string | null>()
+      for (let i = 0; i < 40; i++) {
+        const reply = await fresh(s.url, '/api/v1/satellites/90011')
+        expect(reply.status).toBe(200)
+        etags.add((await fresh(s.url, '/api/v1/satellites')).headers.get('etag'))
+      }
+      expect(etags.size).toBe(1)
+      // Every worker shows the supervisor's refresh state (mirrored within half a second).
+      await s.waitFor('the status mirrored', async () => {
+        for (let i = 0; i < 20; i++) {
+          const status = JSON.parse(await (await fresh(s.url, '/api/v1/service/status')).text())
+          if (!status.refresh.enabled || status.refresh.lastSuccessAt === null) return false
+        }
+        return true
+      }, 5_000)
+      const metrics = await (await fresh(s.url, '/metrics')).text()
+      expect(samples(metrics, 'sattrack_refresh_successes_total')[0]!.value).toBe(1)
+      expect(await s.stop()).toBe(0)
+    } finally {
+      await upstream.stop()
+    }
   })
 
   test('the rate limit holds for the instance: 10/min means 10 answers over 30 connections, whichever worker takes them', async () => {
