@@ -19,7 +19,7 @@ import { CatalogStore } from './domain/catalog/store.ts'
 import { catalogFromTransfer, catalogTransfer } from './domain/catalog/transfer.ts'
 import { parseConfig } from './config.ts'
 import { log } from './io/log.ts'
-import { type Activity, MemoryTrim, selfArgs } from './io/memory.ts'
+import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
 import { reloadOnSighup } from './io/reload.ts'
 import { stopOnSignals } from './io/shutdown.ts'
 import { supervise } from './io/supervise.ts'
@@ -62,7 +62,8 @@ if (worker === null && workers > 1) {
         : null,
     },
     rate: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
-    command: { file: process.execPath, args: selfArgs({ argv: process.argv, execArgv: process.execArgv, execPath: process.execPath, main: Bun.main }), env: process.env },
+    // The heap options go to the workers in their environment (the supervisor itself skipped the relaunch).
+    command: { file: process.execPath, args: selfArgs({ argv: process.argv, execArgv: process.execArgv, execPath: process.execPath, main: Bun.main }), env: { ...HEAP_OPTIONS, ...process.env } },
   })
 }
 const link = worker ? new WorkerLink(worker.slot) : null
