@@ -24,7 +24,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { reachable } from './reach.ts'
+import { windowCandidates } from './day-windows.ts'
 import { skyConditions, toGeodeticRad } from '../orbit/sky.ts'
 import { sunlightTest } from '../orbit/sunlight-test.ts'
 import { type Band, BAND_SLACK_DEG, bandsOf, type Scan, scanBands } from './declination-bands.ts'
@@ -65,8 +65,8 @@ export interface NearbyEngineOptions {
   defer: (fn: () => void) => void
   /**
    * The first request for an interval whose tables are not ready is answered
-   * without tables: SGP4 only for the satellites whose mean elements can
-   * reach the observer's sky at the instant (`reachable`), where the tables
+   * without tables: SGP4 only for the satellites that can be in the
+   * observer's sky at the instant (day-windows.ts), where the tables
    * would cost two propagations of the catalogue and the classification; a
    * second request for the interval builds them. So scattered one-off `time`
    * values cost a fraction of the plain loop.
@@ -290,15 +290,20 @@ export class NearbyEngine {
     }
 
     if (oneOff) {
-      // The observer in TEME (the scan's rotation, inverted), as a unit vector.
+      // The observer and its vertical in TEME (the scan's rotation, inverted), as unit vectors.
       const observer = {
         x: (o.x * cosG - o.y * sinG) / rhoKm,
         y: (o.x * sinG + o.y * cosG) / rhoKm,
         z: o.z / rhoKm,
         radiusKm: rhoKm,
         minElevation: minGeocentricDeg / RAD_TO_DEG,
+        ux: ux * cosG - uy * sinG,
+        uy: ux * sinG + uy * cosG,
+        uz,
+        minElevationDeg: scanMinDeg,
       }
-      for (const i of reachable(catalog, t, observer)) considerExactly(i)
+      const candidates = windowCandidates(catalog, t, observer, this.scratch(catalog.size))
+      for (let k = 0; k < candidates.length; k++) considerExactly(candidates[k]!)
       return { sky, entries: byElevation(entries) }
     }
 

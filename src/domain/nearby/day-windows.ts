@@ -1,0 +1,447 @@
+/**
+ * Which satellites can be above an observer's threshold at any instant of a
+ * UTC day, decided from data made once per catalogue and day (a "window"), so
+ * that /nearby at a one-off instant propagates with SGP4 only the satellites
+ * that can be in its sky instead of the catalogue:
+ *
+ * - Near-earth records: reach.ts's mean-element bound (canReach), made cheap.
+ *   For the day, each satellite's node at noon and the largest tilt, arc and
+ *   radius the day can give; for the catalogue, the polynomials of the node
+ *   and of the mean argument of latitude u. At the instant, canReach keeps a
+ *   satellite only when the observer o is within span = γ + tilt + arc of the
+ *   arc's middle point (γ = arccos(ρ·cos e / r) − e), so only when o is within
+ *   span of the orbit's plane: the window's first test, |n·o| ≤ sin(span),
+ *   with the plane turned from noon's by the node's motion since (a few
+ *   multiply-adds: about two thirds of the catalogue fail it). Of the others,
+ *   it keeps those whose u is within span of o's direction in the plane
+ *   (canReach's own test, with a fast arctangent and its error added). With
+ *   the day's largest tilt, arc and radius, it keeps every satellite canReach
+ *   keeps at any instant of the day, and about a quarter more (the tests
+ *   check both).
+ * - Deep-space records (periods of 225 minutes or more; no mean-element
+ *   bound): each one's SGP4 state at noon as a Kepler orbit, and how far that
+ *   orbit strays from SGP4 at ±6 h and ±12 h. At the instant, a satellite is
+ *   kept unless its Kepler position is below the threshold by more than the
+ *   angle SAFETY times that distance (plus a slack) subtends: the path between
+ *   the check points strays by at most 1.3 times the larger of them here.
+ *   Records that SGP4 or Kepler cannot follow for the day are always kept.
+ */
+import { constants, type SatRec } from 'satellite.js'
+import type { Catalog } from '../catalog/catalog.ts'
+import { positionAt, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
+import { type MeanArc, meanArc } from './reach.ts'
+
+/** The length of a window, ms: one UTC day. */
+export const WINDOW_MS = 86_400_000
+/**
+ * Windows kept per catalogue (the least recently used dropped first): about
+ * 0.25 MB each at 12k satellites, made in ~30 ms (~20 of them for the
+ * deep-space checks); 48 cover any instant within three weeks of the elements.
+ */
+const MAX_WINDOWS = 48
+/** Deep-space checks: how far Kepler strays, at these hours from noon. */
+const CHECK_HOURS = [-12, -6, 6, 12]
+/** The bound on a deep-space satellite's distance from its Kepler position: SAFETY times the largest check, plus SLACK_KM. */
+const SAFETY = 3
+const SLACK_KM = 10
+/** A deep-space record straying further than this (km) over the day is always kept. */
+const MAX_BOUND_KM = 5000
+/** Extra angle on every near-earth test, radians: the window's single-precision floats and the precomputed epochs (~6 m at LEO). */
+const EXTRA_RAD = 1e-6
+/** SGP4's μ (km³/s²): the Kepler orbits need a μ; the checks measure whatever it misses. */
+const MU = constants.mu
+const MINUTE_MS = 60_000
+const UNIX_EPOCH_JD = 2_440_587.5
+
+/** The observer at an instant, in TEME (SGP4's frame at that instant). */
+export interface WindowObserver {
+  /** The geocentric unit vector. */
+  x: number
+  y: number
+  z: number
+  /** Geocentric radius, km. */
+  radiusKm: number
+  /** The lowest geocentric elevation a satellite above the threshold can have, radians (as reach.ts's ReachObserver). */
+  minElevation: number
+  /** The local vertical (geodetic), a unit vector. */
+  ux: number
+  uy: number
+  uz: number
+  /** The elevation threshold, degrees (geodetic). */
+  minElevationDeg: number
+}
+
+/** Per catalogue, made once: what the near-earth test needs of each record besides the window. */
+interface NearRecords {
+  indices: Int32Array
+  records: SatRec[]
+  /** The record's epoch, minutes since 1970 (as satellite.js reckons it from jdsatepoch). */
+  epochMin: Float64Array
+  /** The mean argument of latitude's polynomial in t (minutes): u0 + u1·t + u2·t² + u3·t³ + u4·t⁴ + u5·t⁵ (no·templ: reach.ts's meanArc). */
+  u0: Float64Array
+  u1: Float64Array
+  u2: Float64Array
+  u3: Float64Array
+  u4: Float64Array
+  u5: Float64Array
+  /** The cosine and sine of the inclination (a near-earth record's is fixed). */
+  cosI: Float64Array
+  sinI: Float64Array
+  /** The node's polynomial: nodeo + nodedot·t + nodecf·t². */
+  nodedot: Float64Array
+  nodecf: Float64Array
+}
+
+/** One day's data (see the module comment). Near-earth fields by position in NearRecords, in single precision (EXTRA_RAD covers it). */
+interface Window {
+  startMs: number
+  /** The cosine and sine of the node at noon. */
+  cosNode: Float32Array
+  sinNode: Float32Array
+  /** The largest radius the day gives, km. */
+  maxRadiusKm: Float32Array
+  /** tilt + arc (the largest the day gives), radians; NaN: no bound all day (always kept). */
+  extra: Float32Array
+  /** Deep space: catalogue indices, their Kepler orbits at noon, the bounds; `deepAlways` kept whatever. */
+  deep: Int32Array
+  kepler: Float64Array
+  boundKm: Float64Array
+  deepAlways: Int32Array
+}
+
+/** Kepler orbit fields per deep-space satellite in `Window.kepler`. */
+const K = { a: 0, e: 1, b: 2, n: 3, m0: 4, px: 5, py: 6, pz: 7, qx: 8, qy: 9, qz: 10 } as const
+const K_FIELDS = 11
+
+const NEAR = Symbol('day windows: near-earth records')
+const WINDOWS = Symbol('day windows')
+
+function nearRecords(catalog: Catalog): NearRecords {
+  return catalog.derived(NEAR, () => {
+    const indices: number[] = []
+    const records: SatRec[] = []
+    for (let i = 0; i < catalog.size; i++) {
+      const satrec = catalog.satrecAt(i)
+      if (satrec.method === 'n') {
+        indices.push(i)
+        records.push(satrec)
+      }
+    }
+    const n = records.length
+    const epochMin = new Float64Array(n)
+    const u0 = new Float64Array(n)
+    const u1 = new Float64Array(n)
+    const u2 = new Float64Array(n)
+    const u3 = new Float64Array(n)
+    const u4 = new Float64Array(n)
+    const u5 = new Float64Array(n)
+    const cosI = new Float64Array(n)
+    const sinI = new Float64Array(n)
+    const nodedot = new Float64Array(n)
+    const nodecf = new Float64Array(n)
+    for (let k = 0; k < n; k++) {
+      const r = records[k]!
+      epochMin[k] = (r.jdsatepoch - UNIX_EPOCH_JD) * 1440
+      u0[k] = r.mo + r.argpo
+      u1[k] = r.mdot + r.argpdot
+      u2[k] = r.no * r.t2cof
+      if (r.isimp !== 1) {
+        u3[k] = r.no * r.t3cof
+        u4[k] = r.no * r.t4cof
+        u5[k] = r.no * r.t5cof
+      }
+      cosI[k] = Math.cos(r.inclo)
+      sinI[k] = Math.sin(r.inclo)
+      nodedot[k] = r.nodedot
+      nodecf[k] = r.nodecf
+    }
+    return { indices: Int32Array.from(indices), records, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf }
+  })
+}
+
+/** The window holding `instantMs`, made if need be (a few kept per catalogue). */
+function windowAt(catalog: Catalog, instantMs: number): Window {
+  const startMs = Math.floor(instantMs / WINDOW_MS) * WINDOW_MS
+  const windows = catalog.derived(WINDOWS, () => new Map<number, Window>())
+  let window = windows.get(startMs)
+  if (window !== undefined) {
+    windows.delete(startMs) // re-inserted: most recently used last
+  } else {
+    window = makeWindow(catalog, startMs)
+    while (windows.size >= MAX_WINDOWS) windows.delete(windows.keys().next().value!)
+  }
+  windows.set(startMs, window)
+  return window
+}
+
+function makeWindow(catalog: Catalog, startMs: number): Window {
+  const near = nearRecords(catalog)
+  const n = near.records.length
+  const w: Window = {
+    startMs,
+    cosNode: new Float32Array(n),
+    sinNode: new Float32Array(n),
+    maxRadiusKm: new Float32Array(n),
+    extra: new Float32Array(n).fill(Number.NaN),
+    deep: new Int32Array(0),
+    kepler: new Float64Array(0),
+    boundKm: new Float64Array(0),
+    deepAlways: new Int32Array(0),
+  }
+  const noonMs = startMs + WINDOW_MS / 2
+  const halfMin = WINDOW_MS / 2 / MINUTE_MS
+  const arcs: MeanArc[] = [0, 1, 2].map(() => ({ node: 0, cosInclination: 0, sinInclination: 0, u: 0, arc: 0, tilt: 0, maxRadiusKm: 0 }))
+  for (let k = 0; k < n; k++) {
+    const r = near.records[k]!
+    const noon = noonMs / MINUTE_MS - near.epochMin[k]!
+    // The day's extremes: eccentricity and drag grow with the time from the epoch, so they are at the day's ends.
+    if (!meanArc(r, noon - halfMin, arcs[0]!) || !meanArc(r, noon, arcs[1]!) || !meanArc(r, noon + halfMin, arcs[2]!)) continue
+    const mid = arcs[1]!
+    w.cosNode[k] = Math.cos(mid.node)
+    w.sinNode[k] = Math.sin(mid.node)
+    // Rounded to single precision upwards (the radius by a metre): the bound only grows.
+    w.maxRadiusKm[k] = Math.max(arcs[0]!.maxRadiusKm, mid.maxRadiusKm, arcs[2]!.maxRadiusKm) + 0.001
+    w.extra[k] = Math.max(arcs[0]!.tilt + arcs[0]!.arc, mid.tilt + mid.arc, arcs[2]!.tilt + arcs[2]!.arc) + EXTRA_RAD
+  }
+  makeDeep(catalog, w, noonMs)
+  return w
+}
+
+/** The deep-space part of a window: Kepler orbits from SGP4 at noon, checked at CHECK_HOURS. */
+function makeDeep(catalog: Catalog, w: Window, noonMs: number): void {
+  const deep: number[] = []
+  const always: number[] = []
+  const kepler: number[] = []
+  const bounds: number[] = []
+  const stateAt = (i: number, ms: number) => {
+    const at = new Date(ms)
+    const result = positionAt(catalog, i, at, siderealTimeRad(at))
+    return result.ok ? result.state : null
+  }
+  const orbit = new Float64Array(K_FIELDS)
+  const p = new Float64Array(3)
+  for (let i = 0; i < catalog.size; i++) {
+    if (catalog.satrecAt(i).method !== 'd') continue
+    const noon = stateAt(i, noonMs)
+    let worst = noon && keplerOrbit(noon.eciKm, noon.velocityKmS, orbit) ? 0 : Number.POSITIVE_INFINITY
+    for (const hours of CHECK_HOURS) {
+      if (!Number.isFinite(worst)) break
+      const state = stateAt(i, noonMs + hours * 3_600_000)
+      if (state === null) worst = Number.POSITIVE_INFINITY
+      else {
+        keplerPosition(orbit, 0, hours * 3600, p)
+        worst = Math.max(worst, Math.hypot(p[0]! - state.eciKm.x, p[1]! - state.eciKm.y, p[2]! - state.eciKm.z))
+      }
+    }
+    const bound = SAFETY * worst + SLACK_KM
+    if (!(bound <= MAX_BOUND_KM)) {
+      always.push(i)
+      continue
+    }
+    deep.push(i)
+    for (let k = 0; k < K_FIELDS; k++) kepler.push(orbit[k]!)
+    bounds.push(bound)
+  }
+  w.deep = Int32Array.from(deep)
+  w.kepler = Float64Array.from(kepler)
+  w.boundKm = Float64Array.from(bounds)
+  w.deepAlways = Int32Array.from(always)
+}
+
+/** The largest error of fastAtan2, radians (with room: the tests measure it). */
+export const ATAN2_ERROR_RAD = 1e-7
+
+/**
+ * atan2 to within ATAN2_ERROR_RAD (Abramowitz and Stegun's 4.4.49, within
+ * 2e-8 on [0, 1], and the octants' symmetries): cheaper than Math.atan2 in
+ * the window's loop, where a bound needs no more. ±π may come out as ∓π.
+ */
+export function fastAtan2(y: number, x: number): number {
+  const ax = Math.abs(x)
+  const ay = Math.abs(y)
+  const big = ax > ay ? ax : ay
+  if (big === 0) return 0
+  const a = (ax > ay ? ay : ax) / big
+  const s = a * a
+  let r =
+    a *
+    (1 +
+      s *
+        (-0.3333314528 +
+          s * (0.1999355085 + s * (-0.142088994 + s * (0.1065626393 + s * (-0.07528964 + s * (0.0429096138 + s * (-0.0161657367 + s * 0.0028662257))))))))
+  if (ay > ax) r = Math.PI / 2 - r
+  if (x < 0) r = Math.PI - r
+  return y < 0 ? -r : r
+}
+
+/** The Kepler orbit (K fields) of a TEME state (km, km/s); false for an orbit that is not an ellipse. */
+export function keplerOrbit(r: Vector3, v: Vector3, out: Float64Array): boolean {
+  const rn = Math.sqrt(r.x * r.x + r.y * r.y + r.z * r.z)
+  const v2 = v.x * v.x + v.y * v.y + v.z * v.z
+  const hx = r.y * v.z - r.z * v.y
+  const hy = r.z * v.x - r.x * v.z
+  const hz = r.x * v.y - r.y * v.x
+  const hn = Math.sqrt(hx * hx + hy * hy + hz * hz)
+  const ex = (v.y * hz - v.z * hy) / MU - r.x / rn
+  const ey = (v.z * hx - v.x * hz) / MU - r.y / rn
+  const ez = (v.x * hy - v.y * hx) / MU - r.z / rn
+  const e = Math.sqrt(ex * ex + ey * ey + ez * ez)
+  const a = 1 / (2 / rn - v2 / MU)
+  if (!(a > 0 && e < 0.99 && hn > 0)) return false
+  // P towards the perigee (the position itself for a circle), Q 90° along the orbit.
+  const [px, py, pz] = e > 1e-9 ? [ex / e, ey / e, ez / e] : [r.x / rn, r.y / rn, r.z / rn]
+  const qx = (hy * pz - hz * py) / hn
+  const qy = (hz * px - hx * pz) / hn
+  const qz = (hx * py - hy * px) / hn
+  const nu = Math.atan2(r.x * qx + r.y * qy + r.z * qz, r.x * px + r.y * py + r.z * pz)
+  const e0 = 2 * Math.atan(Math.sqrt((1 - e) / (1 + e)) * Math.tan(nu / 2))
+  out[K.a] = a
+  out[K.e] = e
+  out[K.b] = a * Math.sqrt(1 - e * e)
+  out[K.n] = Math.sqrt(MU / (a * a * a))
+  out[K.m0] = e0 - e * Math.sin(e0)
+  out[K.px] = px!
+  out[K.py] = py!
+  out[K.pz] = pz!
+  out[K.qx] = qx
+  out[K.qy] = qy
+  out[K.qz] = qz
+  return Number.isFinite(out[K.m0]! + out[K.n]! + qx + qy + qz)
+}
+
+/**
+ * Kepler's equation E − e·sin E = m solved for E (any m, 0 ≤ e < 1): m reduced
+ * to [−π, π], where the left side increases with E, then Newton's steps kept
+ * inside the bracket that holds the root (a bisection when one would leave it).
+ */
+export function eccentricAnomaly(mean: number, e: number): number {
+  const m = mean - 2 * Math.PI * Math.round(mean / (2 * Math.PI))
+  let lo = -Math.PI
+  let hi = Math.PI
+  let E = e < 0.8 ? m + e * Math.sin(m) : m >= 0 ? Math.PI : -Math.PI
+  for (let k = 0; k < 60; k++) {
+    const f = E - e * Math.sin(E) - m
+    if (f > 0) hi = E
+    else lo = E
+    let next = E - f / (1 - e * Math.cos(E))
+    if (!(next > lo && next < hi)) next = (lo + hi) / 2
+    if (Math.abs(next - E) < 1e-12) return next
+    E = next
+  }
+  return E
+}
+
+/** The position (km) `dtS` seconds after noon on the Kepler orbit at `orbits[offset..]`, into `out`. */
+function keplerPosition(orbits: Float64Array, offset: number, dtS: number, out: Float64Array): void {
+  const e = orbits[offset + K.e]!
+  const E = eccentricAnomaly(orbits[offset + K.m0]! + orbits[offset + K.n]! * dtS, e)
+  const x = orbits[offset + K.a]! * (Math.cos(E) - e)
+  const y = orbits[offset + K.b]! * Math.sin(E)
+  out[0] = x * orbits[offset + K.px]! + y * orbits[offset + K.qx]!
+  out[1] = x * orbits[offset + K.py]! + y * orbits[offset + K.qy]!
+  out[2] = x * orbits[offset + K.pz]! + y * orbits[offset + K.qz]!
+}
+
+/**
+ * The indices (in no particular order) of the satellites that can be at or
+ * above the observer's threshold at `instantMs`: every satellite reach.ts's
+ * bound keeps among the near-earth records, every deep-space record whose
+ * Kepler position is not below the threshold by more than its bound, and
+ * every record the window cannot bound. `out` is reused when large enough.
+ */
+export function windowCandidates(catalog: Catalog, instantMs: number, o: WindowObserver, out?: Int32Array): Int32Array {
+  const w = windowAt(catalog, instantMs)
+  const near = nearRecords(catalog)
+  const kept = out !== undefined && out.length >= catalog.size ? out : new Int32Array(catalog.size)
+  let count = 0
+  const cosE = Math.cos(o.minElevation)
+  const sinE = Math.sin(o.minElevation)
+  const reachTop = o.radiusKm * cosE
+  const tMin = instantMs / MINUTE_MS
+  const { cosNode, sinNode, maxRadiusKm, extra } = w
+  const { indices, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf } = near
+  // Minutes from the window's noon (where its nodes are) to the instant.
+  const fromNoon = tMin - (w.startMs + WINDOW_MS / 2) / MINUTE_MS
+  const ox = o.x
+  const oy = o.y
+  const oz = o.z
+  for (let k = 0; k < indices.length; k++) {
+    const x = extra[k]!
+    if (!(x >= 0)) {
+      kept[count++] = indices[k]!
+      continue
+    }
+    const reach = reachTop / maxRadiusKm[k]!
+    if (reach >= 1) continue // never above the threshold anywhere on its orbit
+    // span = Γ + (x − e), Γ = arccos(reach): its cosine and sine without an arccos (x is small: a few terms of the series).
+    const x2 = x * x
+    const cosX = 1 - (x2 / 2) * (1 - (x2 / 12) * (1 - x2 / 30))
+    const sinX = x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - x2 / 42)))
+    const sinG = Math.sqrt(1 - reach * reach)
+    const cosY = cosX * cosE + sinX * sinE
+    const sinY = sinX * cosE - cosX * sinE
+    const cosSpan = reach * cosY - sinG * sinY
+    // The node at the instant: noon's turned by node(t) − node(noon) = d·(nodedot + nodecf·(t + t_noon)),
+    // a few degrees at most, whose cosine and sine a few terms of their series give.
+    const t = tMin - epochMin[k]!
+    const turn = fromNoon * (nodedot[k]! + nodecf[k]! * (2 * t - fromNoon))
+    let cosT: number
+    let sinT: number
+    if (turn < 0.2 && turn > -0.2) {
+      const t2 = turn * turn
+      cosT = 1 - (t2 / 2) * (1 - (t2 / 12) * (1 - (t2 / 30) * (1 - t2 / 56)))
+      sinT = turn * (1 - (t2 / 6) * (1 - (t2 / 20) * (1 - (t2 / 42) * (1 - t2 / 72))))
+    } else {
+      cosT = Math.cos(turn)
+      sinT = Math.sin(turn)
+    }
+    const cO = cosNode[k]! * cosT - sinNode[k]! * sinT
+    const sO = sinNode[k]! * cosT + cosNode[k]! * sinT
+    const cI = cosI[k]!
+    const sI = sinI[k]!
+    if (cosSpan > 0) {
+      // span below 90°: the observer must be within it of the orbit's plane (normal sin i sin Ω, −sin i cos Ω, cos i).
+      const sinSpan = sinG * cosY + reach * sinY
+      const off = sI * (sO * ox - cO * oy) + cI * oz
+      if (off > sinSpan || off < -sinSpan) continue
+    }
+    // Along the orbit: the argument of latitude within span of the observer's direction in the plane.
+    const span = Math.acos(reach) + x - o.minElevation + ATAN2_ERROR_RAD
+    if (span < Math.PI) {
+      const t2 = t * t
+      const u = u0[k]! + u1[k]! * t + t2 * (u2[k]! + t * u3[k]! + t2 * (u4[k]! + t * u5[k]!))
+      // P towards the node (cos Ω, sin Ω, 0), Q 90° along (−cos i sin Ω, cos i cos Ω, sin i).
+      const alpha = fastAtan2(cI * (cO * oy - sO * ox) + sI * oz, cO * ox + sO * oy)
+      let d = (u - alpha) % (2 * Math.PI)
+      if (d < 0) d += 2 * Math.PI
+      if (d > Math.PI) d = 2 * Math.PI - d
+      if (d > span) continue
+    }
+    kept[count++] = indices[k]!
+  }
+
+  // Deep space: the Kepler position, and the angle its bound subtends from the observer.
+  for (let k = 0; k < w.deepAlways.length; k++) kept[count++] = w.deepAlways[k]!
+  const dtS = (instantMs - (w.startMs + WINDOW_MS / 2)) / 1000
+  const p = new Float64Array(3)
+  const sx = ox * o.radiusKm
+  const sy = oy * o.radiusKm
+  const sz = oz * o.radiusKm
+  const sinMin = Math.sin((o.minElevationDeg * Math.PI) / 180)
+  for (let k = 0; k < w.deep.length; k++) {
+    keplerPosition(w.kepler, k * K_FIELDS, dtS, p)
+    const dx = p[0]! - sx
+    const dy = p[1]! - sy
+    const dz = p[2]! - sz
+    const range = Math.sqrt(dx * dx + dy * dy + dz * dz)
+    const bound = w.boundKm[k]!
+    if (bound < range) {
+      // Elevation below the threshold by more than asin(bound / range): out of reach.
+      const sinElevation = (o.ux * dx + o.uy * dy + o.uz * dz) / range
+      const margin = Math.asin(bound / range)
+      if (Math.asin(Math.max(-1, Math.min(1, sinElevation))) + margin < Math.asin(sinMin)) continue
+    }
+    kept[count++] = w.deep[k]!
+  }
+  return kept.subarray(0, count)
+}
