@@ -90,6 +90,8 @@ interface NearRecords {
   /** The node's polynomial: nodeo + nodedot·t + nodecf·t². */
   nodedot: Float64Array
   nodecf: Float64Array
+  /** Room for the records passing a request's first stage (requests run one at a time). */
+  pass: Int32Array
 }
 
 /** One day's data (see the module comment). Near-earth fields by position in NearRecords, in single precision (EXTRA_RAD covers it). */
@@ -155,7 +157,7 @@ function nearRecords(catalog: Catalog): NearRecords {
       nodedot[k] = r.nodedot
       nodecf[k] = r.nodecf
     }
-    return { indices: Int32Array.from(indices), records, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf }
+    return { indices: Int32Array.from(indices), records, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf, pass: new Int32Array(n) }
   })
 }
 
@@ -342,6 +344,179 @@ function keplerPosition(orbits: Float64Array, offset: number, dtS: number, out: 
   out[2] = x * orbits[offset + K.pz]! + y * orbits[offset + K.qz]!
 }
 
+/** cos and sin of a small angle (|x| < 0.2 rad) from their series: error below 1e-14. */
+function smallCos(x: number): number {
+  const x2 = x * x
+  return 1 - (x2 / 2) * (1 - (x2 / 12) * (1 - (x2 / 30) * (1 - x2 / 56)))
+}
+function smallSin(x: number): number {
+  const x2 = x * x
+  return x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - (x2 / 42) * (1 - x2 / 72))))
+}
+
+/**
+ * arccos to within ACOS_ERROR_RAD on [0, 1] (Abramowitz and Stegun's 4.4.46:
+ * √(1 − x) times a polynomial, within 2e-8).
+ */
+function fastAcos(x: number): number {
+  return (
+    Math.sqrt(1 - x) *
+    (1.5707963050 + x * (-0.2145988016 + x * (0.0889789874 + x * (-0.0501743046 + x * (0.0308918810 + x * (-0.0170881256 + x * (0.0066700901 - x * 0.0012624911)))))))
+  )
+}
+/** The largest error of fastAcos on [0, 1], radians (with room: the tests measure it). */
+export const ACOS_ERROR_RAD = 1e-7
+
+/** What the near-earth stages need of one request (plain numbers, read once per stage). */
+interface NearScan {
+  ox: number
+  oy: number
+  oz: number
+  /** ρ·cos e: a radius r gives reach = this / r. */
+  reachTop: number
+  cosE: number
+  sinE: number
+  minElevation: number
+  /** Minutes since 1970 of the instant, and from the window's noon to it. */
+  tMin: number
+  fromNoon: number
+}
+
+/**
+ * Stage 1, over every near-earth record of the window: the plane test with
+ * noon's plane, allowing for the node's turn since (a turn moves the normal
+ * at most that far). Writes the positions (in NearRecords) of the records
+ * that pass, and of those without a bound, into `pass`; returns how many.
+ * Kept apart from stage 2 so that this loop, over the whole catalogue, stays
+ * small (JavaScriptCore compiles a small loop over plain numbers best).
+ */
+function planeStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Array): number {
+  const { cosNode, sinNode, maxRadiusKm, extra } = w
+  const { epochMin, cosI, sinI, nodedot, nodecf } = near
+  const { ox, oy, oz, reachTop, cosE, sinE, tMin, fromNoon } = scan
+  const n = extra.length
+  let count = 0
+  for (let k = 0; k < n; k++) {
+    const x = extra[k]!
+    if (!(x >= 0)) {
+      pass[count++] = k // no bound: stage 2 keeps it
+      continue
+    }
+    const reach = reachTop / maxRadiusKm[k]!
+    if (reach >= 1) continue // never above the threshold anywhere on its orbit
+    const t = tMin - epochMin[k]!
+    const turn = fromNoon * (nodedot[k]! + nodecf[k]! * (2 * t - fromNoon))
+    const y = x + (turn < 0 ? -turn : turn)
+    if (y >= 0.2) {
+      pass[count++] = k
+      continue
+    }
+    // span + |turn| = Γ + (y − e), Γ = arccos(reach): its cosine and sine without an arccos.
+    const cosY = smallCos(y)
+    const sinY = smallSin(y)
+    const sinG = Math.sqrt(1 - reach * reach)
+    const cosZ = cosY * cosE + sinY * sinE
+    const sinZ = sinY * cosE - cosY * sinE
+    if (reach * cosZ - sinG * sinZ > 0) {
+      // Below 90°: the observer must be within it of noon's plane (normal sin i sin Ω, −sin i cos Ω, cos i).
+      const sinSpan = sinG * cosZ + reach * sinZ
+      const off = sinI[k]! * (sinNode[k]! * ox - cosNode[k]! * oy) + cosI[k]! * oz
+      if (off > sinSpan || off < -sinSpan) continue
+    }
+    pass[count++] = k
+  }
+  return count
+}
+
+/**
+ * Stage 2, over the records that passed stage 1: the plane turned to the
+ * instant, the plane test again without the allowance, then the argument of
+ * latitude within span of the observer's direction in the plane. Appends the
+ * catalogue indices of those kept to `kept` from `count`; returns the new count.
+ */
+function alongStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Array, passed: number, kept: Int32Array, count: number): number {
+  const { cosNode, sinNode, maxRadiusKm, extra } = w
+  const { indices, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf } = near
+  const { ox, oy, oz, reachTop, minElevation, tMin, fromNoon } = scan
+  for (let j = 0; j < passed; j++) {
+    const k = pass[j]!
+    const x = extra[k]!
+    if (!(x >= 0)) {
+      kept[count++] = indices[k]!
+      continue
+    }
+    const reach = reachTop / maxRadiusKm[k]!
+    const t = tMin - epochMin[k]!
+    const turn = fromNoon * (nodedot[k]! + nodecf[k]! * (2 * t - fromNoon))
+    const cosT = turn < 0.2 && turn > -0.2 ? smallCos(turn) : Math.cos(turn)
+    const sinT = turn < 0.2 && turn > -0.2 ? smallSin(turn) : Math.sin(turn)
+    const cO = cosNode[k]! * cosT - sinNode[k]! * sinT
+    const sO = sinNode[k]! * cosT + cosNode[k]! * sinT
+    const cI = cosI[k]!
+    const sI = sinI[k]!
+    const span = fastAcos(reach) + x - minElevation + ACOS_ERROR_RAD + ATAN2_ERROR_RAD
+    if (span < Math.PI / 2) {
+      const off = sI * (sO * ox - cO * oy) + cI * oz
+      const sinSpan = Math.sin(span)
+      if (off > sinSpan || off < -sinSpan) continue
+    }
+    if (span < Math.PI) {
+      const t2 = t * t
+      const u = u0[k]! + u1[k]! * t + t2 * (u2[k]! + t * u3[k]! + t2 * (u4[k]! + t * u5[k]!))
+      // P towards the node (cos Ω, sin Ω, 0), Q 90° along (−cos i sin Ω, cos i cos Ω, sin i).
+      const alpha = fastAtan2(cI * (cO * oy - sO * ox) + sI * oz, cO * ox + sO * oy)
+      const around = u - alpha
+      const d = Math.abs(around - 2 * Math.PI * Math.round(around / (2 * Math.PI)))
+      if (d > span) continue
+    }
+    kept[count++] = indices[k]!
+  }
+  return count
+}
+
+/** The deep-space stage: the Kepler position, and the angle its bound subtends from the observer. */
+function deepStage(w: Window, o: WindowObserver, dtS: number, kept: Int32Array, count: number): number {
+  const { deep, kepler, boundKm } = w
+  const sx = o.x * o.radiusKm
+  const sy = o.y * o.radiusKm
+  const sz = o.z * o.radiusKm
+  const { ux, uy, uz } = o
+  const sinMin = Math.sin((o.minElevationDeg * Math.PI) / 180)
+  for (let k = 0; k < deep.length; k++) {
+    const f = k * K_FIELDS
+    const e = kepler[f + K.e]!
+    // Kepler's equation by Newton's steps from m + e·sin m, the last step's sine and cosine kept for the position.
+    const m0 = kepler[f + K.m0]! + kepler[f + K.n]! * dtS
+    const m = m0 - 2 * Math.PI * Math.round(m0 / (2 * Math.PI))
+    let E = e < 0.8 ? m + e * Math.sin(m) : m >= 0 ? Math.PI : -Math.PI
+    let sinE = Math.sin(E)
+    let cosE = Math.cos(E)
+    for (let i = 0; i < 50; i++) {
+      const residual = E - e * sinE - m
+      if (residual < 1e-10 && residual > -1e-10) break
+      E = i < 40 ? E - residual / (1 - e * cosE) : eccentricAnomaly(m, e) // Newton, or the safe solver should it wander
+      sinE = Math.sin(E)
+      cosE = Math.cos(E)
+    }
+    const px = kepler[f + K.a]! * (cosE - e)
+    const py = kepler[f + K.b]! * sinE
+    const dx = px * kepler[f + K.px]! + py * kepler[f + K.qx]! - sx
+    const dy = px * kepler[f + K.py]! + py * kepler[f + K.qy]! - sy
+    const dz = px * kepler[f + K.pz]! + py * kepler[f + K.qz]! - sz
+    const range = Math.sqrt(dx * dx + dy * dy + dz * dz)
+    const sinM = boundKm[k]! / range
+    if (sinM < 1) {
+      // Below the threshold by more than the bound's angle: out of reach (the angles compared by their sines, below 90°).
+      const sinEl = Math.max(-1, Math.min(1, (ux * dx + uy * dy + uz * dz) / range))
+      const cosEl = Math.sqrt(1 - sinEl * sinEl)
+      const cosM = Math.sqrt(1 - sinM * sinM)
+      if (cosEl * cosM - sinEl * sinM > 0 && sinEl * cosM + cosEl * sinM < sinMin) continue
+    }
+    kept[count++] = deep[k]!
+  }
+  return count
+}
+
 /**
  * The indices (in no particular order) of the satellites that can be at or
  * above the observer's threshold at `instantMs`: every satellite reach.ts's
@@ -353,95 +528,22 @@ export function windowCandidates(catalog: Catalog, instantMs: number, o: WindowO
   const w = windowAt(catalog, instantMs)
   const near = nearRecords(catalog)
   const kept = out !== undefined && out.length >= catalog.size ? out : new Int32Array(catalog.size)
-  let count = 0
-  const cosE = Math.cos(o.minElevation)
-  const sinE = Math.sin(o.minElevation)
-  const reachTop = o.radiusKm * cosE
   const tMin = instantMs / MINUTE_MS
-  const { cosNode, sinNode, maxRadiusKm, extra } = w
-  const { indices, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf } = near
-  // Minutes from the window's noon (where its nodes are) to the instant.
-  const fromNoon = tMin - (w.startMs + WINDOW_MS / 2) / MINUTE_MS
-  const ox = o.x
-  const oy = o.y
-  const oz = o.z
-  for (let k = 0; k < indices.length; k++) {
-    const x = extra[k]!
-    if (!(x >= 0)) {
-      kept[count++] = indices[k]!
-      continue
-    }
-    const reach = reachTop / maxRadiusKm[k]!
-    if (reach >= 1) continue // never above the threshold anywhere on its orbit
-    // span = Γ + (x − e), Γ = arccos(reach): its cosine and sine without an arccos (x is small: a few terms of the series).
-    const x2 = x * x
-    const cosX = 1 - (x2 / 2) * (1 - (x2 / 12) * (1 - x2 / 30))
-    const sinX = x * (1 - (x2 / 6) * (1 - (x2 / 20) * (1 - x2 / 42)))
-    const sinG = Math.sqrt(1 - reach * reach)
-    const cosY = cosX * cosE + sinX * sinE
-    const sinY = sinX * cosE - cosX * sinE
-    const cosSpan = reach * cosY - sinG * sinY
-    // The node at the instant: noon's turned by node(t) − node(noon) = d·(nodedot + nodecf·(t + t_noon)),
-    // a few degrees at most, whose cosine and sine a few terms of their series give.
-    const t = tMin - epochMin[k]!
-    const turn = fromNoon * (nodedot[k]! + nodecf[k]! * (2 * t - fromNoon))
-    let cosT: number
-    let sinT: number
-    if (turn < 0.2 && turn > -0.2) {
-      const t2 = turn * turn
-      cosT = 1 - (t2 / 2) * (1 - (t2 / 12) * (1 - (t2 / 30) * (1 - t2 / 56)))
-      sinT = turn * (1 - (t2 / 6) * (1 - (t2 / 20) * (1 - (t2 / 42) * (1 - t2 / 72))))
-    } else {
-      cosT = Math.cos(turn)
-      sinT = Math.sin(turn)
-    }
-    const cO = cosNode[k]! * cosT - sinNode[k]! * sinT
-    const sO = sinNode[k]! * cosT + cosNode[k]! * sinT
-    const cI = cosI[k]!
-    const sI = sinI[k]!
-    if (cosSpan > 0) {
-      // span below 90°: the observer must be within it of the orbit's plane (normal sin i sin Ω, −sin i cos Ω, cos i).
-      const sinSpan = sinG * cosY + reach * sinY
-      const off = sI * (sO * ox - cO * oy) + cI * oz
-      if (off > sinSpan || off < -sinSpan) continue
-    }
-    // Along the orbit: the argument of latitude within span of the observer's direction in the plane.
-    const span = Math.acos(reach) + x - o.minElevation + ATAN2_ERROR_RAD
-    if (span < Math.PI) {
-      const t2 = t * t
-      const u = u0[k]! + u1[k]! * t + t2 * (u2[k]! + t * u3[k]! + t2 * (u4[k]! + t * u5[k]!))
-      // P towards the node (cos Ω, sin Ω, 0), Q 90° along (−cos i sin Ω, cos i cos Ω, sin i).
-      const alpha = fastAtan2(cI * (cO * oy - sO * ox) + sI * oz, cO * ox + sO * oy)
-      let d = (u - alpha) % (2 * Math.PI)
-      if (d < 0) d += 2 * Math.PI
-      if (d > Math.PI) d = 2 * Math.PI - d
-      if (d > span) continue
-    }
-    kept[count++] = indices[k]!
+  const scan: NearScan = {
+    ox: o.x,
+    oy: o.y,
+    oz: o.z,
+    reachTop: o.radiusKm * Math.cos(o.minElevation),
+    cosE: Math.cos(o.minElevation),
+    sinE: Math.sin(o.minElevation),
+    minElevation: o.minElevation,
+    tMin,
+    fromNoon: tMin - (w.startMs + WINDOW_MS / 2) / MINUTE_MS,
   }
-
-  // Deep space: the Kepler position, and the angle its bound subtends from the observer.
+  const pass = near.pass
+  const passed = planeStage(w, near, scan, pass)
+  let count = alongStage(w, near, scan, pass, passed, kept, 0)
   for (let k = 0; k < w.deepAlways.length; k++) kept[count++] = w.deepAlways[k]!
-  const dtS = (instantMs - (w.startMs + WINDOW_MS / 2)) / 1000
-  const p = new Float64Array(3)
-  const sx = ox * o.radiusKm
-  const sy = oy * o.radiusKm
-  const sz = oz * o.radiusKm
-  const sinMin = Math.sin((o.minElevationDeg * Math.PI) / 180)
-  for (let k = 0; k < w.deep.length; k++) {
-    keplerPosition(w.kepler, k * K_FIELDS, dtS, p)
-    const dx = p[0]! - sx
-    const dy = p[1]! - sy
-    const dz = p[2]! - sz
-    const range = Math.sqrt(dx * dx + dy * dy + dz * dz)
-    const bound = w.boundKm[k]!
-    if (bound < range) {
-      // Elevation below the threshold by more than asin(bound / range): out of reach.
-      const sinElevation = (o.ux * dx + o.uy * dy + o.uz * dz) / range
-      const margin = Math.asin(bound / range)
-      if (Math.asin(Math.max(-1, Math.min(1, sinElevation))) + margin < Math.asin(sinMin)) continue
-    }
-    kept[count++] = w.deep[k]!
-  }
+  count = deepStage(w, o, (instantMs - (w.startMs + WINDOW_MS / 2)) / 1000, kept, count)
   return kept.subarray(0, count)
 }
