@@ -20,10 +20,10 @@
  *   check both).
  * - Deep-space records (periods of 225 minutes or more; no mean-element
  *   bound): each one's SGP4 state at noon as a Kepler orbit, and how far that
- *   orbit strays from SGP4 at ±6 h and ±12 h. At the instant, a satellite is
- *   kept unless its Kepler position is below the threshold by more than the
- *   angle SAFETY times that distance (plus a slack) subtends: the path between
- *   the check points strays by at most 1.3 times the larger of them here.
+ *   orbit strays from SGP4 at the day's ends (±12 h: a few km for most). At
+ *   the instant, a satellite is kept unless its Kepler position is below the
+ *   threshold by more than the angle SAFETY times that distance (plus a
+ *   slack) subtends.
  *   Records that SGP4 or Kepler cannot follow for the day are always kept.
  */
 import { constants, type SatRec } from 'satellite.js'
@@ -39,10 +39,14 @@ export const WINDOW_MS = 86_400_000
  * deep-space checks); 48 cover any instant within three weeks of the elements.
  */
 const MAX_WINDOWS = 48
-/** Deep-space checks: how far Kepler strays, at these hours from noon. */
-const CHECK_HOURS = [-12, -6, 6, 12]
-/** The bound on a deep-space satellite's distance from its Kepler position: SAFETY times the largest check, plus SLACK_KM. */
-const SAFETY = 3
+/** Deep-space checks: how far Kepler strays, at these hours from noon (the day's ends). */
+const CHECK_HOURS = [-12, 12]
+/**
+ * The bound on a deep-space satellite's distance from its Kepler position:
+ * SAFETY times the larger check, plus SLACK_KM. Over the catalogue, the path
+ * strays up to 1.53 times the larger of the two checks (sampled every 3 h).
+ */
+const SAFETY = 4
 const SLACK_KM = 10
 /** A deep-space record straying further than this (km) over the day is always kept. */
 const MAX_BOUND_KM = 5000
@@ -192,18 +196,33 @@ function makeWindow(catalog: Catalog, startMs: number): Window {
   }
   const noonMs = startMs + WINDOW_MS / 2
   const halfMin = WINDOW_MS / 2 / MINUTE_MS
-  const arcs: MeanArc[] = [0, 1, 2].map(() => ({ node: 0, cosInclination: 0, sinInclination: 0, u: 0, arc: 0, tilt: 0, maxRadiusKm: 0 }))
+  const arcs: MeanArc[] = [0, 1].map(() => ({ node: 0, cosInclination: 0, sinInclination: 0, u: 0, arc: 0, tilt: 0, maxRadiusKm: 0 }))
   for (let k = 0; k < n; k++) {
     const r = near.records[k]!
     const noon = noonMs / MINUTE_MS - near.epochMin[k]!
-    // The day's extremes: eccentricity and drag grow with the time from the epoch, so they are at the day's ends.
-    if (!meanArc(r, noon - halfMin, arcs[0]!) || !meanArc(r, noon, arcs[1]!) || !meanArc(r, noon + halfMin, arcs[2]!)) continue
-    const mid = arcs[1]!
-    w.cosNode[k] = Math.cos(mid.node)
-    w.sinNode[k] = Math.sin(mid.node)
+    // The day's extremes: eccentricity and drag move steadily with the time from the epoch, so the largest
+    // radius, tilt and arc are at one of the day's ends. Checked at the quarter days too: a record whose
+    // bound fails anywhere, or is larger inside the day than at its ends (drag terms far outside their
+    // range), is kept whatever the observer.
+    const [start, inside] = [arcs[0]!, arcs[1]!]
+    if (!meanArc(r, noon - halfMin, start)) continue
+    let radius = start.maxRadiusKm
+    let spread = start.tilt + start.arc
+    if (!meanArc(r, noon + halfMin, inside)) continue
+    radius = Math.max(radius, inside.maxRadiusKm)
+    spread = Math.max(spread, inside.tilt + inside.arc)
+    let steady = true
+    for (const quarter of [-0.5, 0, 0.5]) {
+      if (!meanArc(r, noon + quarter * halfMin, inside) || inside.maxRadiusKm > radius || inside.tilt + inside.arc > spread) steady = false
+      if (!steady) break
+    }
+    if (!steady) continue
+    const node = r.nodeo + r.nodedot * noon + r.nodecf * noon * noon
+    w.cosNode[k] = Math.cos(node)
+    w.sinNode[k] = Math.sin(node)
     // Rounded to single precision upwards (the radius by a metre): the bound only grows.
-    w.maxRadiusKm[k] = Math.max(arcs[0]!.maxRadiusKm, mid.maxRadiusKm, arcs[2]!.maxRadiusKm) + 0.001
-    w.extra[k] = Math.max(arcs[0]!.tilt + arcs[0]!.arc, mid.tilt + mid.arc, arcs[2]!.tilt + arcs[2]!.arc) + EXTRA_RAD
+    w.maxRadiusKm[k] = radius + 0.001
+    w.extra[k] = spread + EXTRA_RAD
   }
   makeDeep(catalog, w, noonMs)
   return w
