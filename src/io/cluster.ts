@@ -120,6 +120,14 @@ export interface SupervisorOptions {
   rate: { take(client: string, nowMs: number): Admission } | null
   /** Streams open at once in the instance, and per client. */
   streams: { max: number; perClient: number }
+  /**
+   * Whether the supervisor holds the catalogue (it may replace it: refresh,
+   * --snapshot reload). Without it, the supervisor only knows the instance's
+   * version (the first worker's): a replaced worker starts from the files, and
+   * a worker serving another version is sent the catalogue of one that serves
+   * the instance's. Default: yes.
+   */
+  keepCatalogue?: boolean
   /** Given the instance's catalogue once the first worker has sent it, with the cache groups its start used (the refresh starts from them). */
   onCatalog: (catalog: Catalog, cacheGroupsUsed: string[]) => void
   /** The refresh's state, mirrored to the workers (their /service/status and /metrics); absent: no refresh. */
@@ -204,6 +212,11 @@ export class Supervisor {
   readonly #now: () => number
   readonly #startedAtMs: number
   #catalog: Catalog | undefined
+  readonly #keepCatalogue: boolean
+  /** Without the catalogue: the version every worker must serve (the first one reported). */
+  #instanceVersion: string | undefined
+  /** Without the catalogue: workers waiting for the instance's, which a worker serving it is asked for. */
+  readonly #waiting = new Set<number>()
   #askedForCatalog: number | undefined
   #stopping = false
   #replaced = 0
@@ -218,6 +231,7 @@ export class Supervisor {
     this.#streams = new StreamSlots(options.streams.max, options.streams.perClient)
     this.#now = options.now ?? Date.now
     this.#startedAtMs = this.#now()
+    this.#keepCatalogue = options.keepCatalogue ?? true
   }
 
   /** The instance's catalogue (after the first worker has sent it). */
@@ -240,6 +254,7 @@ export class Supervisor {
   /** A new catalogue (refresh, reload): kept, and sent to every worker. */
   swap(catalog: Catalog): void {
     this.#catalog = catalog
+    this.#instanceVersion = catalog.version
     const transfer = catalogTransfer(catalog)
     for (const s of this.#slots.values()) if (s.listening) this.#send(s, { t: 'catalog', transfer })
     this.#mirrorRefresh(true)
@@ -306,20 +321,26 @@ export class Supervisor {
     const delayMs = quickDeaths === 0 ? 0 : Math.min(MAX_RESTART_DELAY_MS, (this.#options.restartDelayMs ?? 250) * 2 ** (quickDeaths - 1))
     this.#options.log.error('a worker died; starting another in its place', { ...fields, restartInMs: delayMs })
     this.#replaced++
+    this.#waiting.delete(s.slot)
     if (this.#askedForCatalog === s.slot) this.#askedForCatalog = undefined
     const restart = () => {
       if (this.#stopping) return
-      this.#spawn(s.slot, this.#catalog ? 'supervisor' : 'files', quickDeaths)
+      this.#spawn(s.slot, this.#catalog && this.#keepCatalogue ? 'supervisor' : 'files', quickDeaths)
       this.#askForCatalog()
     }
     if (delayMs === 0) restart()
     else setTimeout(restart, delayMs)
   }
 
-  /** Asks a listening worker for its catalogue, when the supervisor has none and has not asked yet. */
+  /**
+   * Asks a listening worker for its catalogue, when the supervisor keeps one
+   * and has none yet, or (without) when a worker waits for the instance's
+   * (then one that serves the instance's version).
+   */
   #askForCatalog(): void {
-    if (this.#catalog || this.#askedForCatalog !== undefined) return
-    const s = [...this.#slots.values()].find((x) => x.listening)
+    if (this.#askedForCatalog !== undefined) return
+    if (this.#keepCatalogue ? this.#catalog !== undefined : this.#waiting.size === 0) return
+    const s = [...this.#slots.values()].find((x) => x.listening && (this.#keepCatalogue || (x.version === this.#instanceVersion && !this.#waiting.has(x.slot))))
     if (!s) return
     this.#askedForCatalog = s.slot
     this.#send(s, { t: 'send-catalog' })
@@ -336,6 +357,7 @@ export class Supervisor {
         return
       case 'version':
         s.version = message.version
+        if (!this.#keepCatalogue) this.#instanceVersion ??= message.version
         this.#checkVersion(s)
         this.#checkStarted()
         return
@@ -343,10 +365,22 @@ export class Supervisor {
         s.version = message.version
         return
       case 'catalog':
+        if (!this.#keepCatalogue) {
+          // The instance's, for the workers that wait for it.
+          this.#askedForCatalog = undefined
+          if (message.transfer.version !== this.#instanceVersion) return this.#askForCatalog()
+          for (const waiting of this.#waiting) {
+            const w = this.#slots.get(waiting)
+            if (w) this.#send(w, { t: 'catalog', transfer: message.transfer })
+          }
+          this.#waiting.clear()
+          return
+        }
         if (this.#catalog) return
         try {
           const catalog = catalogFromTransfer(message.transfer)
           this.#catalog = catalog
+          this.#instanceVersion = catalog.version
           s.version = catalog.version
           this.#options.onCatalog(catalog, message.cacheGroupsUsed)
         } catch (error) {
@@ -389,22 +423,26 @@ export class Supervisor {
     }
   }
 
-  /** A worker that serves another version than the supervisor's catalogue is sent the supervisor's. */
+  /** A worker that serves another version than the instance's is sent the instance's catalogue. */
   #checkVersion(s: Slot): void {
-    const catalog = this.#catalog
-    if (!catalog || !s.listening || s.version === undefined || s.version === catalog.version) return
+    const version = this.#instanceVersion
+    if (version === undefined || !s.listening || s.version === undefined || s.version === version) return
     this.#options.log.warn('a worker started with another catalogue than the instance; sending it the instance\'s', {
       worker: s.slot,
       version: s.version,
-      instanceVersion: catalog.version,
+      instanceVersion: version,
     })
-    s.version = catalog.version
-    this.#send(s, { t: 'catalog', transfer: catalogTransfer(catalog) })
+    s.version = version
+    if (this.#catalog && this.#keepCatalogue) this.#send(s, { t: 'catalog', transfer: catalogTransfer(this.#catalog) })
+    else {
+      this.#waiting.add(s.slot)
+      this.#askForCatalog()
+    }
   }
 
-  /** The start is complete when every worker listens, the supervisor holds the catalogue and every worker's version is known. */
+  /** The start is complete when every worker listens with its version known, and the supervisor holds the catalogue (if it keeps one). */
   #checkStarted(): void {
-    if (!this.#started || !this.#catalog) return
+    if (!this.#started || (this.#keepCatalogue && !this.#catalog)) return
     const all = [...this.#slots.values()]
     if (all.length < this.#options.count || !all.every((s) => s.listening && s.version !== undefined)) return
     const started = this.#started

@@ -88,6 +88,8 @@ export async function supervise({ settings, rate, command }: SuperviseOptions): 
     rate,
     streams: { max: settings.maxStreams, perClient: settings.maxStreamsPerClient ?? Math.max(1, Math.floor(settings.maxStreams / 4)) },
     stopTimeoutMs: settings.shutdownTimeoutMs + STOP_MARGIN_MS,
+    // The catalogue changes only by a refresh or a reload of --snapshot: otherwise its version is enough.
+    keepCatalogue: settings.refresh !== null || settings.snapshot !== null,
     refreshState: settings.refresh ? () => (refresher ? { status: refresher.status(), counts: refresher.counts() } : undefined)! : undefined,
     onCatalog: (catalog, cacheGroupsUsed) => {
       store = new CatalogStore(catalog, { maxElementAgeMs: settings.maxElementAgeMs })

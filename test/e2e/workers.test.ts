@@ -87,7 +87,7 @@ describe('two workers', () => {
     expect(await s.stop()).toBe(0)
   })
 
-  test('a killed worker is logged and replaced; the new one serves the same catalogue', async () => {
+  test('a killed worker is logged and replaced; the new one serves the same catalogue (started from the files: the supervisor keeps only its version)', async () => {
     const s = await start([])
     const etag = (await fresh(s.url, '/api/v1/satellites?group=weather')).headers.get('etag')
     const victim = lines(s, 'worker listening').find((l) => l.worker === 2)!
@@ -95,7 +95,7 @@ describe('two workers', () => {
     const died = await s.waitFor('the death logged', async () => lines(s, 'a worker died; starting another in its place')[0], 10_000)
     expect(died).toMatchObject({ level: 'error', worker: 2, pid: victim.pid, signal: 'SIGKILL' })
     const replacement = await s.waitFor('the replacement listening', async () => lines(s, 'worker listening').find((l) => l.worker === 2 && l.pid !== victim.pid), 15_000)
-    expect(replacement.catalogue).toBe("the supervisor's")
+    expect(replacement.catalogue).toBe('from the files')
     const etags = new Set<string | null>()
     for (let i = 0; i < 60; i++) etags.add((await fresh(s.url, '/api/v1/satellites?group=weather')).headers.get('etag'))
     expect([...etags]).toEqual([etag])
@@ -124,8 +124,15 @@ describe('two workers', () => {
     const etags = new Set<string | null>()
     for (let i = 0; i < 60; i++) etags.add((await fresh(s.url, '/api/v1/satellites')).headers.get('etag'))
     expect(etags.size).toBe(1)
-    expect([...etags][0]).not.toBe(before)
+    const after = [...etags][0]
+    expect(after).not.toBe(before)
     expect((await fresh(s.url, '/api/v1/satellites/90010')).status).toBe(200)
+    // A worker replaced now takes the supervisor's catalogue (the reloaded one), not the files' at its start.
+    const victim = lines(s, 'worker listening').find((l) => l.worker === 1)!
+    process.kill(victim.pid, 'SIGKILL')
+    const replacement = await s.waitFor('the replacement listening', async () => lines(s, 'worker listening').find((l) => l.worker === 1 && l.pid !== victim.pid), 15_000)
+    expect(replacement.catalogue).toBe("the supervisor's")
+    for (let i = 0; i < 40; i++) expect((await fresh(s.url, '/api/v1/satellites')).headers.get('etag')).toBe(after)
     expect(await s.stop()).toBe(0)
   })
 

@@ -31,7 +31,7 @@ interface FakeWorker {
   die: (code: number | null, signal?: string | null) => void
 }
 
-function harness(options: { count?: number; rate?: RateLimiter | null; streams?: { max: number; perClient: number } } = {}) {
+function harness(options: { count?: number; rate?: RateLimiter | null; streams?: { max: number; perClient: number }; keepCatalogue?: boolean } = {}) {
   const workers: FakeWorker[] = []
   const logs: { level: string; msg: string; fields?: Record<string, unknown> }[] = []
   const caught: { catalog?: Catalog; cacheGroupsUsed?: string[] } = {}
@@ -75,6 +75,7 @@ function harness(options: { count?: number; rate?: RateLimiter | null; streams?:
     },
     stopTimeoutMs: 200,
     restartDelayMs: 1,
+    keepCatalogue: options.keepCatalogue,
   })
   /** The replies the supervisor sent a worker, by request id. */
   const replyTo = (w: FakeWorker, id: number) => w.inbox.find((m) => m.t === 'reply' && m.id === id) as { value: unknown } | undefined
@@ -249,6 +250,40 @@ describe('Supervisor', () => {
     await stopped
     expect(b.signals).toEqual(['SIGTERM', 'SIGKILL'])
     expect(h.workers.length).toBe(2)
+  })
+})
+
+describe('Supervisor without the catalogue (no refresh, no --snapshot)', () => {
+  test('holds only the version: no catalogue asked for at the start, a replaced worker starts from the files', async () => {
+    const h = harness({ keepCatalogue: false })
+    const up = h.supervisor.start()
+    const [a, b] = h.workers
+    for (const w of [a!, b!]) {
+      w.say({ t: 'listening' })
+      w.say({ t: 'version', version: catalog.version })
+    }
+    await up
+    expect([...a!.inbox, ...b!.inbox]).toEqual([])
+    expect(h.supervisor.catalog).toBeUndefined()
+    a!.die(1)
+    await Bun.sleep(20)
+    expect(h.workers[2]!.source).toBe('files')
+  })
+
+  test('a worker with another version is sent the catalogue of one serving the instance\'s', async () => {
+    const h = harness({ keepCatalogue: false })
+    const up = h.supervisor.start()
+    const [a, b] = h.workers
+    a!.say({ t: 'listening' })
+    a!.say({ t: 'version', version: catalog.version })
+    b!.say({ t: 'listening' })
+    b!.say({ t: 'version', version: other.version })
+    // a serves the instance's version: asked for its catalogue, which goes to b.
+    expect(a!.inbox).toEqual([{ t: 'send-catalog' }])
+    a!.say({ t: 'catalog', transfer: catalogTransfer(catalog), cacheGroupsUsed: [] })
+    const sent = b!.inbox.find((m) => m.t === 'catalog') as { transfer: ReturnType<typeof catalogTransfer> }
+    expect(sent.transfer.version).toBe(catalog.version)
+    await up
   })
 })
 
