@@ -41,8 +41,8 @@ if (parsed.kind === 'error') {
 }
 const { config } = parsed
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
-// This process is a worker of an instance when its supervisor said so (WORKER_ENV).
-const worker = workerIdentity(process.env)
+// This process is a worker of an instance when its supervisor said so (WORKER_ENV) and opened the channel to it.
+const worker = process.send ? workerIdentity(process.env) : null
 log.configure({ level: config.logLevel, format: config.logFormat, context: worker ? { worker: worker.slot } : null })
 const workers = config.workers === 'auto' ? availableParallelism() : config.workers
 if (worker === null && workers > 1) {

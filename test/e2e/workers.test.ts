@@ -132,7 +132,7 @@ describe('two workers', () => {
     process.kill(victim.pid, 'SIGKILL')
     const replacement = await s.waitFor('the replacement listening', async () => lines(s, 'worker listening').find((l) => l.worker === 1 && l.pid !== victim.pid), 15_000)
     expect(replacement.catalogue).toBe("the supervisor's")
-    for (let i = 0; i < 40; i++) expect((await fresh(s.url, '/api/v1/satellites')).headers.get('etag')).toBe(after)
+    for (let i = 0; i < 40; i++) expect((await fresh(s.url, '/api/v1/satellites')).headers.get('etag')).toBe(after!)
     expect(await s.stop()).toBe(0)
   })
 
