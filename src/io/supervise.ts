@@ -63,7 +63,8 @@ export async function supervise({ settings, rate, command }: SuperviseOptions): 
     const child: Subprocess = Bun.spawn(command.args, {
       env: { ...command.env, [WORKER_ENV.slot]: String(slot), [WORKER_ENV.source]: source, [WORKER_ENV.port]: String(port) },
       stdio: ['ignore', 'inherit', 'inherit'],
-      serialization: 'advanced',
+      // JSON: for the catalogue's transfer (4 MB) Bun's JSON is several times faster than its structured clone.
+      serialization: 'json',
       ipc: (message) => onMessage(message as ToSupervisor),
     })
     return {
