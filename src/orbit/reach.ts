@@ -25,6 +25,7 @@
  */
 import { constants, type SatRec } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
+import { minutesSinceEpoch } from './resonance.ts'
 
 /** Above this eccentricity (at the instant) a satellite is always kept. */
 export const MAX_ECCENTRICITY = 0.5
@@ -33,8 +34,6 @@ const SLACK_RAD = 2e-4
 const J2 = constants.j2
 const XKE = constants.xke
 const EARTH_RADIUS_KM = constants.earthRadius
-const MINUTES_PER_DAY = 1440
-const UNIX_EPOCH_JD = 2_440_587.5
 
 /** Where a satellite can be at one instant (see the module's comment); angles in radians. */
 export interface MeanArc {
@@ -50,11 +49,6 @@ export interface MeanArc {
   tilt: number
   /** The largest geocentric radius it can have, km. */
   maxRadiusKm: number
-}
-
-/** Minutes from a record's epoch to `instantMs`, as satellite.js's propagate reckons them. */
-export function minutesSinceEpoch(satrec: SatRec, instantMs: number): number {
-  return (instantMs / 86_400_000 + UNIX_EPOCH_JD - satrec.jdsatepoch) * MINUTES_PER_DAY
 }
 
 /** The largest equation of the centre, |ν − M|, an orbit of eccentricity `e` (at most MAX_ECCENTRICITY) can have. */

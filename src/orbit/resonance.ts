@@ -30,7 +30,14 @@
 import type { SatRec } from 'satellite.js'
 // The integrator is not part of satellite.js's public exports (pinned to 7.1.0 in package.json).
 import { dspace } from '../../node_modules/satellite.js/dist/propagation/dspace.js'
-import { minutesSinceEpoch } from './reach.ts'
+
+const MINUTES_PER_DAY = 1440
+const UNIX_EPOCH_JD = 2_440_587.5
+
+/** Minutes from a record's epoch to `instantMs`, as satellite.js's propagate reckons them. */
+export function minutesSinceEpoch(satrec: SatRec, instantMs: number): number {
+  return (instantMs / 86_400_000 + UNIX_EPOCH_JD - satrec.jdsatepoch) * MINUTES_PER_DAY
+}
 
 /** SGP4's resonance integration step, minutes. */
 const STEP_MIN = 720
