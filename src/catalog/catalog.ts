@@ -1,7 +1,7 @@
 /** The catalogue: an immutable set of satellites built from groups of element sets. */
 import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
 import { ommRecordOf } from './omm.ts'
-import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
+import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams, supersedes } from './elements.ts'
 import { isResonant, registerResonance } from '../orbit/resonance.ts'
 import { DEFAULT_VALIDITY_POLICY, Validity, type ValidityPolicy } from '../orbit/validity.ts'
 
@@ -225,10 +225,7 @@ export function buildCatalog(groups: readonly { group: string; elements: readonl
       else {
         entry.groups.add(group)
         // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
-        const unnamed = (e: ElementSet) => e.name === String(e.noradId)
-        if (el.epochMs > entry.elements.epochMs || (el.epochMs === entry.elements.epochMs && unnamed(entry.elements) && !unnamed(el))) {
-          entry.elements = el
-        }
+        if (supersedes(el, entry.elements)) entry.elements = el
       }
     }
   }

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CACHE_FILE, type CacheContents, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
+import type { GroupSet } from '../../src/catalog/groups.ts'
+import { CACHE_FILE, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 
@@ -12,7 +13,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 let dirs = 0
 const freshDir = () => join(tmp, `d${++dirs}`)
 
-const CONTENTS: CacheContents = {
+const CONTENTS: GroupSet = {
   obtainedAtMs: Date.UTC(2026, 5, 1, 6, 0, 0, 123),
   source: 'cache',
   description: 'http://127.0.0.1:9/NORAD/elements/gp.php',

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
-import { type CacheContents, snapshotFromCache } from '../../src/io/cache.ts'
+import { snapshotFromCache } from '../../src/io/cache.ts'
 import { backoffDelayMs, groupUrl, type Logger, retryAfterMs, Refresher, type RefreshSettings, type Timers } from '../../src/io/refresh.ts'
 import type { GroupSet } from '../../src/catalog/groups.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
@@ -76,17 +76,17 @@ beforeEach(() => {
 
 interface SetupOptions {
   settings?: Partial<RefreshSettings>
-  persist?: (c: CacheContents) => Promise<unknown>
+  persist?: (c: GroupSet) => Promise<unknown>
   /** The catalogue in the store at the start (default: the old data, as from a snapshot). */
   catalog?: Catalog
-  initialPayloads?: CacheContents['groups']
+  initialPayloads?: GroupSet['groups']
 }
 
 function setup(options: SetupOptions = {}) {
   let now = T0
   const store = new CatalogStore(options.catalog ?? initialCatalog())
   const initial = store.current
-  const saved: CacheContents[] = []
+  const saved: GroupSet[] = []
   const { logger, entries } = quietLog()
   const manual = manualTimers()
   const refresher = new Refresher({
@@ -443,7 +443,7 @@ describe('groups that a round does not fetch are kept', () => {
   })
 
   test('start() is due when the oldest data of the groups it refreshes is an interval old; a group it lacks is due at once', () => {
-    const contents: CacheContents = {
+    const contents: GroupSet = {
       obtainedAtMs: T0 - HOUR,
       source: 'refresh',
       description: upstream.url,

@@ -4,7 +4,7 @@
  * was obtained.
  */
 import { describe, expect, test } from 'bun:test'
-import { type CacheContents, snapshotFromCache } from '../../src/io/cache.ts'
+import { snapshotFromCache } from '../../src/io/cache.ts'
 import type { GroupSet } from '../../src/catalog/groups.ts'
 import { CLOCK_SKEW_MS, planStart, type StartInputs, type StartPlan, startLogFields } from '../../src/catalog/startup.ts'
 import { ommJson, syntheticGroup, tleText } from '../fixtures/synthetic.ts'
@@ -22,7 +22,7 @@ const snapshot = (stampMs: number, groups: [string, number, number][], descripti
 })
 
 /** A cache whose groups, `[group, firstId, count, fetchedAtMs]`, are OMM JSON payloads newer than the snapshots'. */
-function cache(obtainedAtMs: number, groups: [string, number, number, number?][]): CacheContents {
+function cache(obtainedAtMs: number, groups: [string, number, number, number?][]): GroupSet {
   return {
     obtainedAtMs,
     source: 'refresh',
@@ -38,7 +38,7 @@ function cache(obtainedAtMs: number, groups: [string, number, number, number?][]
     })),
   }
 }
-const fromCache = (contents: CacheContents) => snapshotFromCache(contents, '/data/catalog-cache.json')
+const fromCache = (contents: GroupSet) => snapshotFromCache(contents, '/data/catalog-cache.json')
 
 function plan(inputs: Partial<StartInputs> & Pick<StartInputs, 'base'>): StartPlan {
   const result = planStart({ cache: null, nowMs: NOW, ...inputs })
