@@ -38,7 +38,7 @@ describe('writeCache and readCache', () => {
     expect(await readCache(dir)).toEqual({ kind: 'absent' })
     const path = await writeCache(dir, CONTENTS) // creates the folder
     expect(path).toBe(join(dir, CACHE_FILE))
-    expect(await readCache(dir)).toEqual({ kind: 'ok', cache: CONTENTS, path })
+    expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path })
     expect(readdirSync(dir)).toEqual([CACHE_FILE]) // no temporary file left
   })
 
