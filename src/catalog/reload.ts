@@ -14,9 +14,9 @@ import { catalogOf, layerOf, overlay, type RefusedSet, refusedSets } from './ove
 import { believableDate, type StartWarning } from './startup.ts'
 
 export interface ReloadChanges {
-  /** Groups the file gave (it obtained them later than the catalogue held). */
+  /** Groups the file gave: it obtained them later than the catalogue held them, or the catalogue had none. */
   groupsReplaced: string[]
-  /** Groups the file holds that the catalogue keeps (held data obtained later). */
+  /** Groups the file holds that the catalogue keeps (held data obtained later, or the same). */
   groupsKept: string[]
   satellitesBefore: number
   satellitesAfter: number
@@ -58,10 +58,18 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
   if (elementCount(set) === 0) return { ok: false, error: `no valid element sets in ${file.description}`, unreadableGroups: read.unreadableGroups, examples: read.examples }
   // A group of the file holding nothing valid competes with nothing.
   const groups = set.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: 'snapshot' as const }))
-  const overlaid = overlay([layerOf(current), { source: 'snapshot', groups }])
-  const names = new Set(groups.map((g) => g.group))
-  const groupsReplaced = [...names].filter((g) => overlaid.fromLayer[g] === 1)
-  const groupsKept = [...names].filter((g) => !groupsReplaced.includes(g))
+  const heldLayer = layerOf(current)
+  const overlaid = overlay([heldLayer, { source: 'snapshot', groups }])
+  // A group the file wins replaces the one held when it is new, obtained later, or holds other satellites.
+  const held = heldLayer.groups
+  const differs = (g: (typeof groups)[number]) => {
+    const before = held.find((h) => h.group === g.group)
+    if (!before || before.obtainedAtMs !== g.obtainedAtMs || before.elements!.length !== g.elements!.length) return true
+    const ids = new Set(before.elements!.map((e) => e.noradId))
+    return g.elements!.some((e) => !ids.has(e.noradId))
+  }
+  const groupsReplaced = groups.filter((g) => overlaid.fromLayer[g.group] === 1 && differs(g)).map((g) => g.group)
+  const groupsKept = groups.map((g) => g.group).filter((g) => !groupsReplaced.includes(g))
   const next = catalogOf(overlaid, nowMs)
   let added = 0
   let elementsChanged = 0

@@ -78,7 +78,7 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
       gauge('sattrack_catalog_loaded_timestamp_seconds', 'When the catalogue in use was loaded or swapped in', seconds(catalog.loadedAtMs)),
       gauge(
         'sattrack_catalog_obtained_timestamp_seconds',
-        "When the catalogue's data was obtained upstream (a snapshot's stamp, a fetch time)",
+        "When the catalogue's data was obtained upstream (a snapshot's stamp, a file's time, a fetch): its oldest group's time",
         seconds(catalog.origin.obtainedAtMs),
       ),
       gauge('sattrack_catalog_info', 'Where the catalogue in use came from (embedded, snapshot, cache, refresh)', 1, { source: catalog.origin.source }),
