@@ -21,19 +21,20 @@ import type { RefreshStatus } from '../catalog/refresh.ts'
 import type { CatalogStore } from '../catalog/store.ts'
 
 /*
- * Memory. A service of 12k satellites holds ~85 MB at rest and is given 200 MB
+ * Memory. A service of 12k satellites holds ~80 MB at rest and is given 200 MB
  * (README, "Memory"); a round of the eight groups with every set new peaks at
  * ~155 MB (the new catalogue is built beside the old one, and SGP4 checks every
- * set). So what a round may take is bounded three ways, measured with
- * bench/refresh-memory.ts against the loopback stand-in (docs/refresh.md has
+ * set). So what a round may take is bounded three ways, and the worst a
+ * valid-looking upstream can do within them peaks under 180 MB (measured with
+ * bench/refresh-memory.ts against the loopback stand-in; docs/refresh.md has
  * the figures): each body, the payloads held (the round's and those kept from
- * earlier rounds, which the cache file holds too), and the satellites.
+ * earlier rounds, which the cache file holds too and a start reads back), and
+ * the satellites.
  */
 /**
  * Responses larger than this are refused, without reading them whole.
  * CelesTrak's largest group today, starlink, is 4.4 MB as OMM JSON (10,395
- * satellites; ~420 bytes each), GROUP=active a little more: room for half as
- * many satellites again.
+ * satellites, ~420 bytes each); this leaves room for ~19,000.
  */
 export const MAX_BODY_BYTES = 8 * 1024 * 1024
 /**
@@ -43,7 +44,7 @@ export const MAX_BODY_BYTES = 8 * 1024 * 1024
  * pass it is refused. The eight groups of the embedded snapshot as OMM JSON are
  * about 5 MB.
  */
-export const MAX_ROUND_BYTES = 12 * 1024 * 1024
+export const MAX_ROUND_BYTES = 10 * 1024 * 1024
 /**
  * The most satellites a round may leave in the catalogue (one that holds more,
  * from --snapshot, keeps what it has: a round may then not grow it). A group

@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { GroupSet } from '../../src/catalog/groups.ts'
-import { CACHE_FILE, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
+import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 
@@ -101,6 +101,14 @@ describe('writeCache and readCache', () => {
 })
 
 describe('a damaged cache is reported, never trusted', () => {
+  test('a file larger than what the service writes is not read', async () => {
+    const dir = freshDir()
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, CACHE_FILE), Buffer.alloc(MAX_CACHE_BYTES + 1, 0x20))
+    expect(await readCache(dir)).toEqual({ kind: 'invalid', path: join(dir, CACHE_FILE), reason: `it is ${MAX_CACHE_BYTES + 1} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` })
+  })
+
+
   const text = serializeCache(CONTENTS)
 
   test('cut at any length', () => {

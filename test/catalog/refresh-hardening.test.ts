@@ -262,3 +262,27 @@ test('the bodies of a round share one budget: a group that would pass it is refu
   expect(refresher.status().groupErrors).toEqual({ weather: expect.stringMatching(/^the body is larger than the 100-byte limit/) })
   refresher.stop()
 })
+
+test('the satellites a round may leave are bounded: a group that would grow the catalogue past the limit is refused, and a body is not read past it', async () => {
+  // 30 held (stations 20, weather 10); the limit 25 is below: the catalogue may keep its 30, not grow.
+  const grown = [...FRESH.stations, ...syntheticGroup(92000, 5, { epochDay: 152.5 })]
+  const huge = [...FRESH.weather, ...syntheticGroup(93000, 40, { epochDay: 152.5 })]
+  const base = stand((request) => {
+    const group = new URL(request.url).searchParams.get('GROUP')!
+    return new Response(ommJson(group === 'stations' ? grown : huge), { headers: { 'content-type': 'application/json' } })
+  })
+  const { store, initial, refresher } = setup({ url: `${base}/gp.php`, maxSatellites: 25 })
+  expect((await refresher.refreshNow()).kind).toBe('failed')
+  expect(refresher.status().groupErrors).toEqual({
+    stations: 'taking its 25 satellites would leave 35 in the catalogue, more than the limit of 30',
+    weather: 'more than 30 satellites, the limit (the rest of the body was not read)',
+  })
+  expect(store.current).toBe(initial)
+  refresher.stop()
+  // Within the limit, the same round is taken.
+  const { store: next, refresher: again } = setup({ url: `${base}/gp.php`, maxSatellites: 35 })
+  expect((await again.refreshNow()).kind).toBe('changed')
+  expect(next.current.size).toBe(35)
+  expect(again.status().groupErrors).toEqual({ weather: 'more than 35 satellites, the limit (the rest of the body was not read)' })
+  again.stop()
+})
