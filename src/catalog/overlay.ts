@@ -48,7 +48,7 @@ export interface Overlaid {
   source: GroupSource
   /** Satellites that kept a losing layer's set because the winner did not take its own, per group. */
   keptForRefused: Record<string, number>
-  /** Satellites of a winning group whose set was older than one another layer holds (the newer one was kept), per group. */
+  /** Satellites of a winning group whose own set was older than one another layer holds (the newer one was taken), per group. */
   keptNewer: Record<string, number>
 }
 

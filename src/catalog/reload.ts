@@ -92,7 +92,7 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
     removed,
     elementsChanged,
     groupsChanged,
-    olderSetsIgnored: Object.values(overlaid.keptNewer).reduce((a, b) => a + b, 0),
+    olderSetsIgnored: Object.entries(overlaid.keptNewer).reduce((n, [g, count]) => n + (overlaid.fromLayer[g] === 1 ? count : 0), 0),
     obtainedAt: new Date(set.obtainedAtMs).toISOString(),
   }
   const unchanged = added === 0 && removed === 0 && elementsChanged === 0 && groupsChanged === 0

@@ -570,7 +570,8 @@ export class Refresher {
     logRefusedSets(this.#log, 'refresh', refusedSets(round, catalog), { url: redactUrl(this.settings.url) })
     this.#store.swap(catalog)
     this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
-    const newer = Object.values(overlaid.keptNewer).reduce((a, b) => a + b, 0)
+    // Sets of the round older than those held (the held ones stay): upstream went back in time for these.
+    const newer = Object.entries(overlaid.keptNewer).reduce((n, [g, count]) => n + (overlaid.fromLayer[g] === 1 ? count : 0), 0)
     this.#log.info('refresh: catalogue replaced', {
       satellites: catalog.size,
       before: current.size,
