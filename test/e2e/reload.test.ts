@@ -2,12 +2,15 @@
  * SIGHUP against the compiled executable (dist/sattrack): --snapshot is read
  * again; a newer file replaces the groups it is newer for, atomically, and the
  * log says what changed; a bad file, or none, changes nothing, is logged, and the
- * service keeps serving. Only loopback is contacted.
+ * service keeps serving; a crafted file rolls nothing back and blocks nothing.
+ * And a start that finds temporary cache files left by killed writers. Only
+ * loopback is contacted.
  */
 import { afterAll, expect, test } from 'bun:test'
-import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { CACHE_FILE, processStart } from '../../src/io/cache.ts'
 import { syntheticGroup, tleText } from '../fixtures/synthetic.ts'
 import { type ServiceProcess, startService } from '../fixtures/service-process.ts'
 import { requireExecutable } from './harness.ts'
@@ -154,3 +157,25 @@ test('SIGHUP: a crafted file rolls nothing back and blocks nothing; sets that ca
     expect(await s.stop()).toBe(0)
   }
 }, 90_000)
+
+test('a start removes the temporary cache files killed writers left, named with a dead or reused PID, and keeps a running writer\'s', async () => {
+  const dataDir = join(tmp, 'data-temps')
+  mkdirSync(dataDir)
+  // Another running process: a writer sharing the data dir, say.
+  const other = Bun.spawn(['sleep', '60'])
+  const start = processStart(other.pid)
+  const name = (writer: string) => `.${CACHE_FILE}.${writer}.0badcafe.tmp`
+  const dead = name('4194999.1')
+  const reused = name(`${other.pid}.${Number(start ?? 0) + 1}`)
+  const writing = name(`${other.pid}.${start ?? 'x'}`)
+  for (const n of [dead, reused, writing]) writeFileSync(join(dataDir, n), '{"kind":"sattrack-ca')
+  const s = await startService(['--data-dir', dataDir], 30_000, requireExecutable())
+  try {
+    const line = s.logs().find((l) => l.msg === 'removed temporary cache files left by an interrupted write')
+    expect(line?.files.sort()).toEqual((start === null ? [dead] : [dead, reused]).sort())
+    expect(readdirSync(dataDir).sort()).toEqual((start === null ? [reused, writing] : [writing]).sort())
+  } finally {
+    other.kill()
+    expect(await s.stop()).toBe(0)
+  }
+}, 60_000)
