@@ -6,8 +6,8 @@
  *   bun scripts/prepare.ts
  */
 import { join } from 'node:path'
-import { snapshotFromPrepared, preparedText } from '../src/catalog/prepared.ts'
-import { fromBundle } from '../src/catalog/snapshot.ts'
+import { snapshotFromPrepared, preparedText } from '../src/domain/catalog/prepared.ts'
+import { fromBundle } from '../src/domain/catalog/snapshot.ts'
 
 const dataDir = join(import.meta.dir, '..', 'data')
 const bundlePath = join(dataDir, 'snapshot.json')

@@ -14,17 +14,17 @@
  * also a parent of stamped folders (the newest is used). Undated files are
  * dated by when they were written (never by their element sets' epochs, never
  * later than now). Every group goes through the same reading step as a start,
- * a refresh and a reload (src/catalog/groups.ts: parse, one set per satellite,
+ * a refresh and a reload (src/domain/catalog/groups.ts: parse, one set per satellite,
  * validate); each set refused is printed, and data/ is replaced only when every
  * group holds valid element sets (otherwise it is left as it was, exit code 1).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { formatOfFileName } from '../src/catalog/formats.ts'
-import { describeRefusal, type GroupSet, readGroups } from '../src/catalog/groups.ts'
-import { MAX_LOGGED_REFUSALS } from '../src/catalog/overlay.ts'
-import { bundleText, parseFolderStamp } from '../src/catalog/snapshot.ts'
-import { believableDate } from '../src/catalog/startup.ts'
+import { formatOfFileName } from '../src/domain/catalog/formats.ts'
+import { describeRefusal, type GroupSet, readGroups } from '../src/domain/catalog/groups.ts'
+import { MAX_LOGGED_REFUSALS } from '../src/domain/catalog/overlay.ts'
+import { bundleText, parseFolderStamp } from '../src/domain/catalog/snapshot.ts'
+import { believableDate } from '../src/domain/catalog/startup.ts'
 import { loadSnapshotPath } from '../src/io/snapshot-files.ts'
 
 const GROUPS = ['stations', 'starlink', 'oneweb', 'geo', 'weather', 'resource', 'science', 'military']

@@ -11,14 +11,14 @@
  * One of the modules allowed to read the clock and do I/O; the clock, fetch,
  * timers and the persistence are injected so tests can drive it.
  */
-import { log as defaultLog } from '../log.ts'
-import { VERSION } from '../version.ts'
-import type { Catalog } from '../catalog/catalog.ts'
-import { describeRefusal, type ElementGroup, type GroupSet, readGroup } from '../catalog/groups.ts'
-import { catalogOf, layerOf, MAX_LOGGED_REFUSALS, overlay, type RefusedSet, refusedSets } from '../catalog/overlay.ts'
-import { describeContent, type ElementFormat, endsInsideElementSet, formatName, sniffFormat } from '../catalog/formats.ts'
-import type { RefreshStatus } from '../catalog/refresh.ts'
-import type { CatalogStore } from '../catalog/store.ts'
+import { log as defaultLog } from './log.ts'
+import { VERSION } from './version.ts'
+import type { Catalog } from '../domain/catalog/catalog.ts'
+import { describeRefusal, type ElementGroup, type GroupSet, readGroup } from '../domain/catalog/groups.ts'
+import { catalogOf, layerOf, MAX_LOGGED_REFUSALS, overlay, type RefusedSet, refusedSets } from '../domain/catalog/overlay.ts'
+import { describeContent, type ElementFormat, endsInsideElementSet, formatName, sniffFormat } from '../domain/catalog/formats.ts'
+import type { RefreshStatus } from '../domain/catalog/refresh.ts'
+import type { CatalogStore } from '../domain/catalog/store.ts'
 
 /*
  * Memory. A service of 12k satellites holds ~80 MB at rest and is given 200 MB

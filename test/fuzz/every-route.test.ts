@@ -11,10 +11,10 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { createApp } from '../../src/app.ts'
-import type { Catalog } from '../../src/catalog/catalog.ts'
-import { CatalogStore } from '../../src/catalog/store.ts'
-import { log } from '../../src/log.ts'
+import { createApp } from '../../src/http/app.ts'
+import type { Catalog } from '../../src/domain/catalog/catalog.ts'
+import { CatalogStore } from '../../src/domain/catalog/store.ts'
+import { log } from '../../src/io/log.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 12)
