@@ -20,6 +20,7 @@ import type { EarlyAnswers } from './plugins/observe.ts'
 import { type OperationsOptions, operations } from './plugins/operations.ts'
 import { VERSION } from '../io/version.ts'
 import { HeavyWork, type HeavyWorkOptions } from '../io/heavy-work.ts'
+import { CompressionQueue } from './representations/compression.ts'
 
 export interface AppOptions {
   store: CatalogStore
@@ -71,7 +72,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
   }
   const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
   const early: EarlyAnswers = {}
-  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork) }
+  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue() }
   const relay = (request: Request): Promise<Response> => app.handle(request)
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
@@ -132,7 +133,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (lifecycle?.draining) set.headers.connection = 'close'
     })
     .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
-    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary))
+    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary, context.compression))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))
