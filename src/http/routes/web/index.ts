@@ -32,11 +32,6 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const PAGE_HEADERS = {
-  'content-security-policy': PAGE_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-}
 
 /** Group → its satellite numbers, ascending and delta-encoded (the whole catalogue packs into a few KB). */
 export function groupIndex(catalog: Catalog): { groups: Record<string, number[]> } {
@@ -78,7 +73,7 @@ export function webModule({ store, compression }: Pick<ModuleContext, 'store' | 
     .get(
       '/',
       ({ request, set }) => {
-        Object.assign(set.headers, PAGE_HEADERS)
+        set.headers['content-security-policy'] = PAGE_CSP
         return page.respond(request, set, page.get(BUILT, 'index.html', () => contentRepresentation(ASSETS.html, 'text/html; charset=utf-8')))
       },
       hide,
@@ -103,7 +98,6 @@ export function webModule({ store, compression }: Pick<ModuleContext, 'store' | 
         const asset = byName.get(params.file)
         if (!asset) throw new ApiError(404, `no such path: /app/${params.file}`)
         const cache = asset.name === 'icon.svg' ? plain : hashed
-        set.headers['x-content-type-options'] = 'nosniff'
         return cache.respond(request, set, cache.get(BUILT, asset.name, () => contentRepresentation(asset.text, asset.contentType)))
       },
       hide,
