@@ -235,31 +235,20 @@ export function parseParams<S extends Record<string, ParamSpec>>(specs: S, looku
 }
 
 /**
- * A route's parameters for Elysia: `hooks` (schemas for docs and validation, and
- * a transform that parses strictly before Elysia validates) and `read`, which
- * gives the parsed values their types.
+ * A route's parameters for Elysia: `hooks` (schemas for the docs, and a
+ * transform that parses every value strictly, id lists into numbers, in place)
+ * and `read`, which gives the parsed values their types.
  */
 export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends Record<string, ParamSpec> = {}>(spec: {
   query?: Q
   params?: P
 }) {
-  // Id lists stay in their canonical text form in the query (what the schema validates and documents).
-  const listNames = Object.entries(spec.query ?? {})
-    .filter(([, s]) => s.type === 'ids')
-    .map(([name]) => name)
-  const asText = (values: Record<string, unknown>) => {
-    for (const name of listNames) if (Array.isArray(values[name])) values[name] = (values[name] as number[]).join(',')
-    return values
-  }
   return {
+    // The values the transform below parsed, with their types: Elysia types a query from its schema, which
+    // documents an id list in its query-string form. (It does not check them again: the schema is NoValidate.)
     // Handlers call it as `read(ctx.query, ctx.params)`, never `read(ctx)`: Elysia's static analysis (Sucrose)
     // parses everything (cookies included) for a handler that hands its whole context to a function.
-    read: (rawQuery: unknown, params?: unknown) => {
-      if (listNames.length === 0) return { query: rawQuery, params } as { query: Values<Q>; params: Values<P> }
-      const query = { ...(rawQuery as Record<string, unknown>) }
-      for (const name of listNames) if (typeof query[name] === 'string') query[name] = (query[name] as string).split(',').map(Number)
-      return { query, params } as unknown as { query: Values<Q>; params: Values<P> }
-    },
+    read: (query: unknown, params?: unknown) => ({ query, params }) as { query: Values<Q>; params: Values<P> },
     hooks: {
       ...(spec.query ? { query: paramsSchema(spec.query) } : {}),
       ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
@@ -274,7 +263,7 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
         }
         if (spec.query) {
           const search = searchParamsOf(request.url)
-          Object.assign(query, asText(parseParams(spec.query, search ? (name) => search.getAll(name) : () => NONE)))
+          Object.assign(query, parseParams(spec.query, search ? (name) => search.getAll(name) : () => NONE))
         }
       },
     },
