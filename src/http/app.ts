@@ -15,12 +15,13 @@ import { type StreamOptions, streamModule } from './routes/stream/index.ts'
 import { tracksModule } from './routes/tracks/index.ts'
 import { webModule } from './routes/web/index.ts'
 import { docs } from './plugins/docs.ts'
-import { hostProblem, isAbsoluteUrl, relayed, requestPath, shown } from './plugins/edge.ts'
+import { hostProblem, isAbsoluteUrl, requestPath, shown } from './plugins/edge.ts'
 import { ApiError, errors } from './plugins/errors.ts'
 import { limits } from './plugins/limits.ts'
 import { type EarlyAnswers, HttpMetrics, observe } from './plugins/observe.ts'
 import { type RateLimit, RateLimiter } from './plugins/rate-limit.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
+import { now } from '../io/clock.ts'
 import { VERSION } from '../io/version.ts'
 import { HeavyWork, type HeavyWorkOptions } from '../io/heavy-work.ts'
 import { CompressionQueue } from './representations/compression.ts'
@@ -81,14 +82,14 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
+export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
     return routeOf(path)
   }
   const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
-  const early: EarlyAnswers = {}
+  const early: EarlyAnswers = { relayed: new WeakSet() }
   const httpMetrics = ops.metrics === false ? undefined : new HttpMetrics()
   const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue() }
   const relay = (request: Request): Promise<Response> => app.handle(request)
@@ -110,13 +111,13 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (!host && !isAbsoluteUrl(request.url)) {
         // No Host (HTTP/1.0) or an empty one: Bun hands over the bare request target, which the
         // router cannot read. A copy naming this host is answered instead (and counted, once).
-        relayed.add(request)
+        early.relayed.add(request)
         const answer: Promise<Response> = relay(new Request(`http://localhost${request.url}`, { method: request.method, headers: request.headers, signal: request.signal }))
         return answer
       }
       if (activity) activity.requests++
       // Defaults every answer carries (a Response with its own content-type keeps it).
-      set.headers.date = new Date().toUTCString()
+      set.headers.date = new Date(now()).toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
       set.headers['content-type'] = 'application/json; charset=utf-8'

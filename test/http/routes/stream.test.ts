@@ -8,7 +8,7 @@ import { createApp } from '../../../src/http/app.ts'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { StreamNoPositionSchema, StreamPositionSchema, StreamPositionsSchema } from '../../../src/http/routes/stream/model.ts'
-import { formatEvent } from '../../../src/http/routes/stream/sse.ts'
+import { formatEvent, sseStream } from '../../../src/http/routes/stream/sse.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
 
@@ -279,6 +279,27 @@ describe('event format', () => {
 
   test('a no-position event carries the reason', () => {
     expect(Value.Check(StreamNoPositionSchema, { noradId: 1, datetime: '2026-05-31T00:00:00.000Z', message: 'decayed' })).toBe(true)
+  })
+  test('an event that cannot be made ends the stream, once; a first one that fails leaves no timer behind', async () => {
+    for (const failAt of [1, 3]) {
+      let made = 0
+      const errors: unknown[] = []
+      let closes = 0
+      const stream = sseStream({
+        next: () => {
+          if (++made === failAt) throw new Error('no event')
+          return { event: 'tick', data: made }
+        },
+        intervalMs: 5,
+        heartbeatMs: 5,
+        onClose: () => closes++,
+        onError: (error) => errors.push(error),
+      })
+      const text = await new Response(stream.body).text()
+      await Bun.sleep(30)
+      expect({ failAt, made, errors: errors.length, closes, closed: stream.closed }).toEqual({ failAt, made: failAt, errors: 1, closes: 1, closed: true })
+      expect(parseEventStream(text).events.map((e) => e.data)).toEqual(Array.from({ length: failAt - 1 }, (_, i) => i + 1))
+    }
   })
 })
 
