@@ -11,6 +11,7 @@ import { StreamNoPositionSchema, StreamPositionSchema, StreamPositionsSchema } f
 import { formatEvent, sseStream } from '../../../src/http/routes/stream/sse.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { declaredParameters, describeParameters } from '../../helpers/params.ts'
 
 const MAX_STREAMS = 2
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -146,7 +147,6 @@ describe('one satellite: GET /api/v1/satellites/:noradId/stream', () => {
 
   test.each([
     ['/api/v1/satellites/999999/stream', 404, 'satellite 999999 is not in the catalogue'],
-    ['/api/v1/satellites/abc/stream', 400, 'noradId must be'],
     ['/api/v1/satellites/25544/stream?latitude=10', 400, 'latitude and longitude must be given together'],
     ['/api/v1/satellites/25544/stream?latitude=91&longitude=0', 400, 'latitude must be a number between -90 and 90'],
   ])('%s → %i with the error body, no stream opened', async (path, status, message) => {
@@ -195,13 +195,20 @@ describe('several satellites: GET /api/v1/satellites/stream?ids=', () => {
   }, 10_000)
 
   test.each([
-    ['/api/v1/satellites/stream', 400, 'ids is required'],
-    ['/api/v1/satellites/stream?ids=1,1', 400, 'ids must not repeat'],
     ['/api/v1/satellites/stream?ids=999999,999998', 404, 'none of the satellites 999999, 999998 is in the catalogue'],
   ])('%s → %i', async (path, status, message) => {
     const { status: actual, body } = await request(app, path)
     expect(actual).toBe(status)
     expect(body.message).toContain(message)
+  })
+
+  test('parameters: as declared (each refused outside its declaration with a 400 naming it: test/http/plugins/params.test.ts); at most 100 ids', async () => {
+    const declared = declaredParameters(app)
+    const observer = ['latitude: number -90..90', 'longitude: number -180..180', 'altitude: number -1000..100000 = 0']
+    expect(describeParameters(declared.get('/api/v1/satellites/stream')!)).toEqual(['ids: id list required', ...observer])
+    expect(describeParameters(declared.get('/api/v1/satellites/:noradId/stream')!)).toEqual(['noradId: integer 1..999999999 (path)', ...observer])
+    const { body } = await request(app, `/api/v1/satellites/stream?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`)
+    expect(body).toEqual({ statusCode: 400, message: 'ids must list at most 100 catalog numbers (got 101)' })
   })
 })
 
