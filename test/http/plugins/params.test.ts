@@ -263,7 +263,7 @@ describe('every route of the app', () => {
     let checked = 0
     for (const [path, declared] of routes) {
       for (const parameter of declared.filter((p) => p.in === 'path')) {
-        const [[, message]] = refusals(parameter)
+        const message = refusals(parameter)[0]![1]
         for (const raw of ['%99%2C%F0', '%E0%A4', '%FF']) {
           const url = urlOf(path, declared, {}).replace(`/${validValue(parameter)}`, `/${raw}`)
           const { status, body } = await request(app, url)
