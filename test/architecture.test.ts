@@ -48,6 +48,8 @@ const EFFECTS = [
   /\bDate\.now\b/, /\bperformance\.now\b/, /\bnew Date\(\)/, /\b(set|clear)(Timeout|Interval|Immediate)\b/, /\bqueueMicrotask\b/,
   /\bBun\.(file|write|gc|spawn|serve|sleep|nanoseconds)\b/, /\bfetch\(/, /\bprocess\./, /from ['"](node:)?(fs|net|http|https|child_process|os)(\/promises)?['"]/,
   /from ['"]bun:jsc['"]/, /^(let|var) /m,
+  // a module-level container (a table of constants is typed Readonly…)
+  /^(export )?const \w+(: (?!Readonly)[^=]+)? = new (WeakMap|WeakSet|Map|Set|Array)\b/m,
 ]
 
 /** `file: pattern` for each effect a layer's source files (comments left out) use. */

@@ -15,7 +15,7 @@ export const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
 /** The route label of a request no route matched (404, 405, and requests refused before routing: 400, 414, 429). */
 export const UNMATCHED_ROUTE = 'unmatched'
 
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
 /** The longest path the access log writes out; longer ones are cut (URLs may reach 8 KB). */
 const MAX_LOGGED_PATH = 1024
 
