@@ -5,6 +5,8 @@ import type { RefreshStatus } from './catalog/refresh.ts'
 import type { CatalogStore } from './catalog/store.ts'
 import type { Activity } from './memory.ts'
 import { benchModule } from './modules/bench/index.ts'
+import { compatModule, compatTags } from './modules/compat/index.ts'
+import { COMPAT_FAMILIES, type CompatFamily } from './modules/compat/families.ts'
 import { feedModule } from './modules/feed/index.ts'
 import { nearbyModule } from './modules/nearby/index.ts'
 import { passesModule } from './modules/passes/index.ts'
@@ -12,6 +14,7 @@ import { satellitesModule } from './modules/satellites/index.ts'
 import { serviceModule } from './modules/service/index.ts'
 import { type StreamOptions, streamModule } from './modules/stream/index.ts'
 import { tracksModule } from './modules/tracks/index.ts'
+import { NearbyEngine } from './orbit/nearby-engine.ts'
 import { webModule } from './modules/web/index.ts'
 import { docs } from './plugins/docs.ts'
 import { hostProblem, isAbsoluteUrl, relayed, requestPath, shown } from './plugins/edge.ts'
@@ -47,6 +50,8 @@ export interface AppOptions {
   heavyWork?: HeavyWorkOptions
   /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
   lifecycle?: Lifecycle
+  /** Other APIs' route families to answer too (src/modules/compat); default: all of them. */
+  compat?: readonly CompatFamily[]
 }
 
 export interface Lifecycle {
@@ -63,7 +68,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
+export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork, compat = COMPAT_FAMILIES }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
@@ -73,6 +78,8 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
   const early: EarlyAnswers = {}
   const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork) }
   const relay = (request: Request): Promise<Response> => app.handle(request)
+  // One nearby engine (and its position tables) for /nearby and the compatible routes that search the sky.
+  const engine = new NearbyEngine()
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
   // standardHostname off: the router reads the path after the authority however short the Host is
@@ -132,15 +139,16 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (lifecycle?.draining) set.headers.connection = 'close'
     })
     .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
-    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary))
+    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary, compatTags(compat)))
     .use(satellitesModule(context))
-    .use(nearbyModule(context, { warm }))
+    .use(nearbyModule(context, { warm, engine }))
     .use(passesModule(context))
     .use(tracksModule(context))
     .use(streamModule(context, { trustProxy: ops.trustProxy, ...streams }))
     .use(feedModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
     .use(webModule(context))
+    .use(compatModule(context, { families: compat, engine }))
   if (benchRoutes) app.use(benchModule(context))
   return app
 }

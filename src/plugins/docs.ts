@@ -47,8 +47,11 @@ const docsPage = `<!doctype html>
 const scalarAnswers = new RepresentationCache<object>('public, max-age=86400')
 const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', Bun.file(scalarBundlePath))
 
-/** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
-export function docs(version: string, dataNote = '') {
+/**
+ * `dataNote`: the data's date and age when the service started (the status endpoint gives it now);
+ * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
+ */
+export function docs(version: string, dataNote = '', extraTags: readonly { name: string; description: string }[] = []) {
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
   const page = ({ request }: { request: Request }) => {
     const path = requestPath(request.url)
@@ -76,7 +79,7 @@ export function docs(version: string, dataNote = '') {
               "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
               (dataNote ? `\n\nAt start: ${dataNote}` : ''),
           },
-          tags: [{ name: 'satellites' }, { name: 'service' }],
+          tags: [{ name: 'satellites' }, { name: 'service' }, ...extraTags],
         },
       }),
     )
