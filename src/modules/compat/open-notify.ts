@@ -95,14 +95,15 @@ function callbackOf(url: string): string | null {
 }
 
 /**
- * The answer as JSON, or as a JSONP script calling `callback` with it
- * (`application/javascript`, the status kept). The script starts with an empty
- * comment, so that no callback name can make it begin like another kind of
- * file (the usual defence against content sniffing, e.g. Rosetta Flash).
+ * A success as JSON, or as a JSONP script calling `callback` with it
+ * (`application/javascript`). The script starts with an empty comment, so that
+ * no callback name can make it begin like another kind of file (the usual
+ * defence against content sniffing, e.g. Rosetta Flash). Errors stay JSON: a
+ * browser does not run a script answered with an error status anyway.
  */
 function jsonOrJsonp(body: unknown, callback: string | null, status: number): unknown {
-  if (callback === null) return body
-  return new Response(`/**/${callback}(${JSON.stringify(body)});`, { status, headers: { 'content-type': 'application/javascript; charset=utf-8' } })
+  if (callback === null || status !== 200) return body
+  return new Response(`/**/${callback}(${JSON.stringify(body)});`, { headers: { 'content-type': 'application/javascript; charset=utf-8' } })
 }
 
 function issNow(catalog: Catalog, nowMs: number) {
@@ -196,7 +197,7 @@ export function openNotifyModule(context: ModuleContext) {
   const failure = (_status: number, reason: string) => ({ message: 'failure' as const, reason })
   type Ctx = { request: Request; set: { status?: number | string; headers: Record<string, string | number> } }
 
-  /** Runs `handler`, answering its result or its error as JSON or JSONP (a bad callback is a JSON 400). */
+  /** Runs `handler`, answering its result as JSON or JSONP, its error as JSON (a bad callback is a 400). */
   // biome-ignore lint: Elysia checks the answer against the route's response schemas
   const route = (handler: (request: Request) => unknown) => async ({ request, set }: Ctx): Promise<any> => {
     const jsonp: { callback: string | null } = { callback: null }
