@@ -140,9 +140,10 @@ async function issPass(context: ModuleContext, catalog: Catalog, url: string, no
   const observer: Observer = { latitudeDeg: latitude, longitudeDeg: longitude, altitudeM: altitude }
   const startMs = unixSecondsFloor(nowMs) * 1000
   const considered = await nextPasses(context, catalog, satellite, observer, startMs, n, signal)
+  // Whole seconds as the original truncated them, from the instants /passes shows for the rise and the set.
   const response = considered
-    .filter((pass) => pass.rise !== null && pass.set !== null && Math.trunc((pass.endMs - pass.startMs) / 1000) > MIN_PASS_SECONDS)
-    .map((pass) => ({ duration: Math.trunc((pass.endMs - pass.startMs) / 1000), risetime: unixSecondsFloor(pass.startMs) }))
+    .flatMap((pass) => (pass.rise && pass.set ? [{ duration: Math.trunc((pass.set.instantMs - pass.rise.instantMs) / 1000), risetime: unixSecondsFloor(pass.rise.instantMs) }] : []))
+    .filter((pass) => pass.duration > MIN_PASS_SECONDS)
   return {
     message: 'success' as const,
     request: { altitude, datetime: unixSecondsFloor(startMs), latitude, longitude, passes: n },
