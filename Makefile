@@ -1,4 +1,4 @@
-# sattrack: make run | make test | make build | make snapshot | make bench
+# sattrack: make run | make test | make test-unit | make build | make snapshot | make bench
 # Bun comes from the npm registry (package "bun"), so a machine with only
 # Node.js and npm can run every target.
 
@@ -10,7 +10,7 @@ export SHARED_SNAPSHOTS
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 
-.PHONY: run test build build-arm64 dist snapshot install deps-test deps-bench bench typecheck clean
+.PHONY: run test test-unit build build-arm64 dist snapshot install deps-test deps-bench bench typecheck clean
 
 # The commit compiled into builds (--version, sattrack_build_info): short hash, -dirty for a changed tree.
 BUILD_COMMIT = $(shell $(BUN) scripts/dist.ts --print-commit 2>/dev/null || echo unknown)
@@ -30,7 +30,7 @@ data/snapshot.json: $(SNAPSHOT_FILES) scripts/snapshot.ts | node_modules/.instal
 	$(BUN) scripts/snapshot.ts --bundle
 
 # The snapshot parsed and validated at build time (what the executable embeds).
-data/prepared.json: data/snapshot.json scripts/prepare.ts $(wildcard src/catalog/*.ts)
+data/prepared.json: data/snapshot.json scripts/prepare.ts $(wildcard src/domain/catalog/*.ts)
 	$(BUN) scripts/prepare.ts
 
 # Replaces data/: from CelesTrak (online), or with FROM=PATH from a folder or file of TLE/3LE/OMM (offline).
@@ -103,6 +103,11 @@ typecheck: node_modules/.installed
 
 test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SHA256SUMS
 	$(BUN) test --timeout 120000
+
+# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, fuzz), one worker per core; no build, no executable, no Python.
+UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/domain test/http test/io test/fuzz test/service
+test-unit: node_modules/.installed data/prepared.json
+	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
 
 clean:
 	rm -rf dist node_modules .tools data/snapshot.json data/prepared.json

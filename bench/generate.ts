@@ -11,7 +11,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { formatCatalogNumber, parseTleText, tleChecksum } from '../src/catalog/elements.ts'
+import { formatCatalogNumber, parseTleText, tleChecksum } from '../src/domain/catalog/elements.ts'
 import { loadEmbeddedSnapshot } from '../src/io/embedded.ts'
 
 const [countArg, outDir] = process.argv.slice(2)

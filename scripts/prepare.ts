@@ -5,8 +5,8 @@
  *   bun scripts/prepare.ts
  */
 import { join } from 'node:path'
-import { prepareSnapshot } from '../src/catalog/prepared.ts'
-import { fromBundle } from '../src/catalog/snapshot.ts'
+import { prepareSnapshot } from '../src/domain/catalog/prepared.ts'
+import { fromBundle } from '../src/domain/catalog/snapshot.ts'
 
 const dataDir = join(import.meta.dir, '..', 'data')
 const bundlePath = join(dataDir, 'snapshot.json')

@@ -15,9 +15,9 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { formatOfFileName, parseAnyElements } from '../src/catalog/formats.ts'
+import { formatOfFileName, parseAnyElements } from '../src/domain/catalog/formats.ts'
 import { loadSnapshotPath } from '../src/io/snapshot-files.ts'
-import { parseFolderStamp } from '../src/catalog/snapshot.ts'
+import { parseFolderStamp } from '../src/domain/catalog/snapshot.ts'
 
 const GROUPS = ['stations', 'starlink', 'oneweb', 'geo', 'weather', 'resource', 'science', 'military']
 const CELESTRAK_GP = 'https://celestrak.org/NORAD/elements/gp.php'

@@ -1,10 +1,10 @@
 /** Flags and environment variables → one validated Config; the --help text. */
-import type { ElementFormat } from './catalog/formats.ts'
+import type { ElementFormat } from './domain/catalog/formats.ts'
 import { defaultDataDir } from './io/cache.ts'
-import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './log.ts'
-import { type CompatFamily, COMPAT_FAMILIES, parseCompatFamilies } from './modules/compat/families.ts'
-import { parseRateLimit, type RateLimit } from './plugins/rate-limit.ts'
-import { VERSION } from './version.ts'
+import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './io/log.ts'
+import { type CompatFamily, COMPAT_FAMILIES, parseCompatFamilies } from './http/routes/compat/families.ts'
+import { parseRateLimit, type RateLimit } from './http/plugins/rate-limit.ts'
+import { VERSION } from './io/version.ts'
 
 export interface Config {
   port: number

@@ -1,21 +1,21 @@
 /** Entry of the executable: heap options → config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
 // First: it may execute the process again, before anything else is loaded.
-import './relaunch.ts'
-import { createApp, type Lifecycle } from './app.ts'
-import type { Catalog } from './catalog/catalog.ts'
+import './io/relaunch.ts'
+import { createApp, type Lifecycle } from './http/app.ts'
+import type { Catalog } from './domain/catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
 import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
 import { Refresher, redactUrl, warnIfStale } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
-import { planReload } from './catalog/reload.ts'
-import { planStart, type StartInputs, startLogFields } from './catalog/startup.ts'
-import { CatalogStore } from './catalog/store.ts'
+import { planReload } from './domain/catalog/reload.ts'
+import { planStart, type StartInputs, startLogFields } from './domain/catalog/startup.ts'
+import { CatalogStore } from './domain/catalog/store.ts'
 import { parseConfig } from './config.ts'
-import { log } from './log.ts'
-import { type Activity, MemoryTrim } from './memory.ts'
-import { stopOnSignals } from './shutdown.ts'
-import { freshness } from './orbit/freshness.ts'
-import { versionText } from './version.ts'
+import { log } from './io/log.ts'
+import { type Activity, MemoryTrim } from './io/memory.ts'
+import { stopOnSignals } from './io/shutdown.ts'
+import { freshness } from './domain/orbit/freshness.ts'
+import { versionText } from './io/version.ts'
 
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)

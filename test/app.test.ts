@@ -1,8 +1,8 @@
 /** Conventions that hold everywhere (API.md section 0): errors, 404, 405, HEAD, CORS, healthcheck. */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { createApp } from '../src/app.ts'
-import { buildCatalog, type Catalog } from '../src/catalog/catalog.ts'
-import { CatalogStore } from '../src/catalog/store.ts'
+import { createApp } from '../src/http/app.ts'
+import { buildCatalog, type Catalog } from '../src/domain/catalog/catalog.ts'
+import { CatalogStore } from '../src/domain/catalog/store.ts'
 import { appFor, embeddedCatalog, request } from './helpers/catalog.ts'
 
 let catalog: Catalog

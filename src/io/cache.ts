@@ -7,8 +7,8 @@
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { ELEMENT_FORMATS, type ElementFormat } from '../catalog/formats.ts'
-import type { ElementGroup, GroupSet } from '../catalog/groups.ts'
+import { ELEMENT_FORMATS, type ElementFormat } from '../domain/catalog/formats.ts'
+import type { ElementGroup, GroupSet } from '../domain/catalog/groups.ts'
 
 /** The cache file inside the data dir. */
 export const CACHE_FILE = 'catalog-cache.json'

@@ -4,8 +4,8 @@
  * scripts/prepare.ts, parsed and validated at build time.
  */
 import preparedPath from '../../data/prepared.json' with { type: 'file' }
-import { type PreparedSnapshot, snapshotFromPrepared } from '../catalog/prepared.ts'
-import type { GroupSet } from '../catalog/groups.ts'
+import { type PreparedSnapshot, snapshotFromPrepared } from '../domain/catalog/prepared.ts'
+import type { GroupSet } from '../domain/catalog/groups.ts'
 
 export async function loadEmbeddedSnapshot(): Promise<GroupSet> {
   // `with { type: 'file' }` makes the import a path; TypeScript types it as the JSON content.

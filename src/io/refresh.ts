@@ -11,16 +11,16 @@
  * One of the modules allowed to read the clock and do I/O; the clock, fetch,
  * timers and the persistence are injected so tests can drive it.
  */
-import { log as defaultLog } from '../log.ts'
-import { VERSION } from '../version.ts'
-import type { Catalog } from '../catalog/catalog.ts'
-import type { ElementGroup } from '../catalog/groups.ts'
-import { catalogOf, layerOf, overlay } from '../catalog/overlay.ts'
-import type { ElementSet } from '../catalog/elements.ts'
-import { describeContent, type ElementFormat, endsInsideElementSet, formatName, parseElements, sniffFormat } from '../catalog/formats.ts'
-import type { RefreshStatus } from '../catalog/refresh.ts'
-import type { CatalogStore } from '../catalog/store.ts'
-import { validateElementSets } from '../catalog/validate.ts'
+import { log as defaultLog } from './log.ts'
+import { VERSION } from './version.ts'
+import type { Catalog } from '../domain/catalog/catalog.ts'
+import type { ElementGroup } from '../domain/catalog/groups.ts'
+import { catalogOf, layerOf, overlay } from '../domain/catalog/overlay.ts'
+import type { ElementSet } from '../domain/catalog/elements.ts'
+import { describeContent, type ElementFormat, endsInsideElementSet, formatName, parseElements, sniffFormat } from '../domain/catalog/formats.ts'
+import type { RefreshStatus } from '../domain/catalog/refresh.ts'
+import type { CatalogStore } from '../domain/catalog/store.ts'
+import { validateElementSets } from '../domain/catalog/validate.ts'
 import type { CacheContents, CachedGroup } from './cache.ts'
 
 /**

@@ -1,13 +1,13 @@
 /**
  * Reads `--snapshot PATH` from disk (a bundle, one element file, a folder of
  * them, a copied data-dir cache) into a snapshot: the I/O side of
- * src/catalog/snapshot.ts.
+ * src/domain/catalog/snapshot.ts.
  */
 import { readdir, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
-import { formatOfFileName } from '../catalog/formats.ts'
-import { type GroupSet, newestEpochMs, redate } from '../catalog/groups.ts'
-import { fromBundle, parseFolderStamp, SnapshotError, type SnapshotBundle } from '../catalog/snapshot.ts'
+import { formatOfFileName } from '../domain/catalog/formats.ts'
+import { type GroupSet, newestEpochMs, redate } from '../domain/catalog/groups.ts'
+import { fromBundle, parseFolderStamp, SnapshotError, type SnapshotBundle } from '../domain/catalog/snapshot.ts'
 import { CACHE_KIND, deserializeCache, snapshotFromCache } from './cache.ts'
 
 /** A JSON text that is an object (a bundle) rather than an array (OMM). */

@@ -6,7 +6,7 @@
  * - python3-sgp4 + python3-skyfield: which satellites have a position, their look
  *   angles, range, geodetic position and height, and the TEME speed;
  * - python3-ephem: the Sun (observer daytime, civil twilight, the umbra geometry, the phase angle).
- * The magnitude: the service's standard magnitude for each satellite (an input, src/orbit/magnitude.ts),
+ * The magnitude: the service's standard magnitude for each satellite (an input, src/domain/orbit/magnitude.ts),
  * with the reference's range and phase angle in the McCants/Matson formula written out here.
  * See test/reference/skyfield_nearby.py for the choices made there.
  *
@@ -17,8 +17,8 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
 import { existsSync } from 'node:fs'
-import type { Catalog } from '../../src/catalog/catalog.ts'
-import { standardMagnitude } from '../../src/orbit/magnitude.ts'
+import type { Catalog } from '../../src/domain/catalog/catalog.ts'
+import { standardMagnitude } from '../../src/domain/orbit/magnitude.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname

@@ -23,7 +23,7 @@ import {
   startService,
 } from './harness.ts'
 import { NEARBY_BASIC_KEYS, SATELLITE_KEYS } from '../helpers/contract.ts'
-import { HEAP_OPTIONS } from '../../src/memory.ts'
+import { HEAP_OPTIONS } from '../../src/io/memory.ts'
 
 // Generous: these start processes and a browser; nothing here measures speed.
 setDefaultTimeout(30_000)

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { HEAP_OPTIONS } from '../../src/memory.ts'
+import { HEAP_OPTIONS } from '../../src/io/memory.ts'
 
 export const ROOT = resolve(import.meta.dir, '../..')
 export const EXECUTABLE = join(ROOT, 'dist/sattrack')

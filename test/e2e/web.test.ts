@@ -1,5 +1,5 @@
 /**
- * The web page at `/` (src/web, served by src/modules/web), end to end: the
+ * The web page at `/` (src/web, served by src/http/routes/web), end to end: the
  * compiled executable on a loopback port, Debian's Chromium driven by
  * playwright-core, every request of the page recorded through the DevTools
  * network log. The page is pinned to one observer and instant

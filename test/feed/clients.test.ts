@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { SatRec } from 'satellite.js'
-import { type Catalog, fullSatrec } from '../../src/catalog/catalog.ts'
+import { type Catalog, fullSatrec } from '../../src/domain/catalog/catalog.ts'
 import { appFor } from '../helpers/catalog.ts'
 import { feedCatalog, OMM_ONLY_ID, OMM_WITH_TLE_ID } from './fixtures.ts'
 

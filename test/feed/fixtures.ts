@@ -3,7 +3,7 @@
  * TLEs) plus a `synthetic` group read from OMM: one object past the TLE range
  * (270001, OMM only) and one within it (90010, TLE lines generated from OMM).
  */
-import { buildCatalog, type Catalog } from '../../src/catalog/catalog.ts'
+import { buildCatalog, type Catalog } from '../../src/domain/catalog/catalog.ts'
 import { elementsOf, ommRecord } from '../fixtures/synthetic.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 

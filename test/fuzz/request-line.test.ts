@@ -11,9 +11,9 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
-import { createApp } from '../../src/app.ts'
-import { CatalogStore } from '../../src/catalog/store.ts'
-import { hostProblem, requestPath, requestTarget, STANDARD_METHODS } from '../../src/plugins/edge.ts'
+import { createApp } from '../../src/http/app.ts'
+import { CatalogStore } from '../../src/domain/catalog/store.ts'
+import { hostProblem, requestPath, requestTarget, STANDARD_METHODS } from '../../src/http/plugins/edge.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 12)

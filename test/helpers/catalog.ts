@@ -1,9 +1,9 @@
 /** Test helpers: the embedded catalogue (loaded once per test file) and an app over it. */
-import { createApp } from '../../src/app.ts'
-import type { Catalog } from '../../src/catalog/catalog.ts'
+import { createApp } from '../../src/http/app.ts'
+import type { Catalog } from '../../src/domain/catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from '../../src/io/embedded.ts'
-import { catalogFromSnapshot } from '../../src/catalog/snapshot.ts'
-import { CatalogStore } from '../../src/catalog/store.ts'
+import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
+import { CatalogStore } from '../../src/domain/catalog/store.ts'
 
 let embedded: Catalog | undefined
 

@@ -1,8 +1,8 @@
 /** Test helpers for /nearby's engines: reproducible randomness, queries, and observers at the edge of a satellite's reach. */
-import type { Catalog } from '../../src/catalog/catalog.ts'
-import type { NearbyQuery } from '../../src/orbit/nearby.ts'
-import { positionAt, siderealTimeRad } from '../../src/orbit/position.ts'
-import { lookAngles } from '../../src/orbit/sky.ts'
+import type { Catalog } from '../../src/domain/catalog/catalog.ts'
+import type { NearbyQuery } from '../../src/domain/nearby/selection.ts'
+import { positionAt, siderealTimeRad } from '../../src/domain/orbit/position.ts'
+import { lookAngles } from '../../src/domain/orbit/sky.ts'
 
 /** A reproducible pseudo-random sequence (mulberry32). */
 export function random(seed: number) {

@@ -1,7 +1,7 @@
 /** Test helpers for strict parameter parsing: parse a query string against declarations, or get the 400 message. */
 import { expect } from 'bun:test'
-import { ApiError } from '../../src/plugins/errors.ts'
-import { type ParamSpec, parseParams } from '../../src/plugins/params.ts'
+import { ApiError } from '../../src/http/plugins/errors.ts'
+import { type ParamSpec, parseParams } from '../../src/http/plugins/params.ts'
 
 export function queryParser(specs: Record<string, ParamSpec>) {
   const parse = (query: string) => {

@@ -1,5 +1,5 @@
 /** Synthetic element sets with valid checksums, for tests that need something the snapshot lacks. */
-import { formatCatalogNumber, tleChecksum } from '../../src/catalog/elements.ts'
+import { formatCatalogNumber, tleChecksum } from '../../src/domain/catalog/elements.ts'
 
 export interface TleOptions {
   noradId?: number

@@ -1,8 +1,8 @@
 /** The memory trim: nothing after idle periods; a collection after busy ones, synchronous only when RSS has outgrown its headroom. */
 import { describe, expect, test } from 'bun:test'
-import { createApp } from '../../src/app.ts'
-import { CatalogStore } from '../../src/catalog/store.ts'
-import { FLOOR_WINDOW, HEAP_OPTIONS, MemoryTrim, relaunchCommand } from '../../src/memory.ts'
+import { createApp } from '../../src/http/app.ts'
+import { CatalogStore } from '../../src/domain/catalog/store.ts'
+import { FLOOR_WINDOW, HEAP_OPTIONS, MemoryTrim, relaunchCommand } from '../../src/io/memory.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const MB = 2 ** 20

@@ -5,8 +5,8 @@
  */
 import { describe, expect, test } from 'bun:test'
 import { type Config, helpText, parseConfig } from '../../src/config.ts'
-import { formatLine } from '../../src/log.ts'
-import { BUILD_COMMIT, VERSION, versionText } from '../../src/version.ts'
+import { formatLine } from '../../src/io/log.ts'
+import { BUILD_COMMIT, VERSION, versionText } from '../../src/io/version.ts'
 
 const env0 = { HOME: '/home/test' }
 

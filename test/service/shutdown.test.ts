@@ -1,6 +1,6 @@
 /** Graceful stop: drain within the grace period, else force; a second signal forces at once. */
 import { describe, expect, test } from 'bun:test'
-import { type StopTarget, stopGracefully, stopOnSignals } from '../../src/shutdown.ts'
+import { type StopTarget, stopGracefully, stopOnSignals } from '../../src/io/shutdown.ts'
 
 function target(drainMs: number) {
   const calls: string[] = []

@@ -1,0 +1,321 @@
+/** The catalogue: an immutable set of satellites built from groups of element sets. */
+import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
+import { ommRecordOf } from './omm.ts'
+import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
+import { isResonant, registerResonance } from '../orbit/resonance.ts'
+import { DEFAULT_VALIDITY_POLICY, Validity, type ValidityPolicy } from '../orbit/validity.ts'
+
+export interface Satellite {
+  readonly noradId: number
+  readonly name: string
+  /** Upstream groups the satellite was loaded from: sorted, no duplicates. Shared with other satellites: never modified. */
+  readonly groups: string[]
+  readonly elements: ElementSet
+  /** The element set's epoch as ISO 8601 with milliseconds. */
+  readonly epoch: string
+  readonly orbitalParams: OrbitalParams
+  /** Shared with other satellites, as `groups`: never modified. */
+  readonly labels: string[]
+}
+
+/** Where a group's data came from. */
+export type GroupSource = 'embedded' | 'snapshot' | 'cache' | 'refresh'
+
+/** Where a catalogue came from and when its data was obtained. */
+export interface CatalogOrigin {
+  /** The source of the newest layer that gave it a group (see overlay.ts). */
+  source: GroupSource
+  /**
+   * When the data was obtained upstream (a snapshot's stamp, a fetch time), ms
+   * since 1970; when groups were obtained at different times, the newest of them.
+   */
+  obtainedAtMs: number
+  /** When each group's data was obtained, when they differ; absent: `obtainedAtMs` for every group. */
+  groupsObtainedAtMs?: Readonly<Record<string, number>>
+  /** Where each group came from, when they differ; absent: `source` for every group. */
+  groupSources?: Readonly<Record<string, GroupSource>>
+}
+
+export class Catalog {
+  /** Every satellite, ordered by noradId ascending. */
+  readonly satellites: readonly Satellite[]
+  /** Satellite count per group, groups sorted by name. */
+  readonly groupCounts: Readonly<Record<string, number>>
+  readonly origin: CatalogOrigin
+  readonly loadedAtMs: number
+  private versionHash: string | undefined
+  private readonly indexById: Map<number, number>
+  /** SGP4 records, created on first use (most of the cost of a catalogue). */
+  private readonly satrecs: (SatRec | undefined)[]
+  private resonant: SatRec[] | undefined
+  private readonly derivedValues = new Map<symbol, unknown>()
+  private readonly policy: ValidityPolicy
+  private validityRules: Validity | undefined
+
+  constructor(
+    satellites: Satellite[],
+    groupCounts: Record<string, number>,
+    origin: CatalogOrigin,
+    loadedAtMs: number,
+    policy: ValidityPolicy = DEFAULT_VALIDITY_POLICY,
+    indexById?: Map<number, number>,
+  ) {
+    this.satellites = satellites
+    this.groupCounts = groupCounts
+    this.origin = origin
+    this.loadedAtMs = loadedAtMs
+    this.indexById = indexById ?? indexByNoradId(satellites)
+    this.satrecs = new Array(satellites.length)
+    this.policy = policy
+  }
+
+  /**
+   * Which instants each satellite's elements support (element age, decay,
+   * plausible heights): see validity.ts. Made on first use, so a catalogue
+   * replaced at once by `withPolicy` (start-up, refresh, reload) never makes one.
+   */
+  get validity(): Validity {
+    this.validityRules ??= new Validity(
+      this.satellites.map((s) => s.elements),
+      this.policy,
+    )
+    return this.validityRules
+  }
+
+  /** The same satellites under another validity policy (the service's --max-element-age): this catalogue when the policy is the same. */
+  withPolicy(policy: ValidityPolicy): Catalog {
+    if (policy.maxElementAgeMs === this.policy.maxElementAgeMs) return this
+    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy, this.indexById)
+  }
+
+  /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */
+  get version(): string {
+    this.versionHash ??= contentHash(this.satellites)
+    return this.versionHash
+  }
+
+  get size(): number {
+    return this.satellites.length
+  }
+
+  get(noradId: number): Satellite | undefined {
+    const i = this.indexById.get(noradId)
+    return i === undefined ? undefined : this.satellites[i]
+  }
+
+  /** Where the satellite is in `satellites`, if the catalogue has it. */
+  indexOf(noradId: number): number | undefined {
+    return this.indexById.get(noradId)
+  }
+
+  /** The SGP4 record of the satellite at `index` in `satellites`. */
+  satrecAt(index: number): SatRec {
+    let rec = this.satrecs[index]
+    if (rec === undefined) {
+      rec = createSatrec(this.satellites[index]!.elements)
+      registerResonance(rec) // checkpoints for SGP4's resonance integrator (see resonance.ts)
+      this.satrecs[index] = rec
+    }
+    return rec
+  }
+
+  /** The records with resonance checkpoints (geosynchronous and half-day orbits: ~570 of the 12k), found on first use. */
+  get resonantSatrecs(): readonly SatRec[] {
+    this.resonant ??= this.satellites.map((_, i) => this.satrecAt(i)).filter(isResonant)
+    return this.resonant
+  }
+
+  /**
+   * A value derived from this catalogue alone, made by `make` on first use and
+   * kept with the catalogue (so it goes with it when a new one replaces it):
+   * the indices and tables that speed-ups build. `key` names the value; each
+   * module that derives one owns its key.
+   */
+  derived<T>(key: symbol, make: (catalog: Catalog) => T): T {
+    if (this.derivedValues.has(key)) return this.derivedValues.get(key) as T
+    const value = make(this)
+    this.derivedValues.set(key, value)
+    return value
+  }
+
+  satrecOf(satellite: Satellite): SatRec {
+    return this.satrecAt(this.indexOf(satellite.noradId)!)
+  }
+
+  /** Oldest and newest element epochs and the median element age at `nowMs`. */
+  epochStats(nowMs: number): { oldestMs: number; newestMs: number; medianAgeDays: number } | null {
+    if (this.satellites.length === 0) return null
+    const epochs = this.satellites.map((s) => s.elements.epochMs).sort((a, b) => a - b)
+    const mid = epochs.length >> 1
+    const medianEpoch = epochs.length % 2 ? epochs[mid]! : (epochs[mid - 1]! + epochs[mid]!) / 2
+    return { oldestMs: epochs[0]!, newestMs: epochs.at(-1)!, medianAgeDays: (nowMs - medianEpoch) / 86_400_000 }
+  }
+}
+
+/**
+ * The SGP4 record of an element set. A set read from a TLE is initialised from
+ * its lines, exactly as published; one read from OMM from its values, which
+ * carry more precision than the TLE form (the epoch to the microsecond).
+ */
+export function createSatrec(elements: ElementSet): SatRec {
+  return compact(fullSatrec(elements))
+}
+
+/** The record as satellite.js makes it, every field included. */
+export function fullSatrec(elements: ElementSet): SatRec {
+  if (elements.tle && elements.sourceFormat !== 'omm') return twoline2satrec(elements.tle.line1, elements.tle.line2)
+  const epochUs = elements.epochUs ?? elements.epochMs * 1000
+  const wholeMs = Math.floor(epochUs / 1000)
+  // json2satrec reads the epoch through Date, which keeps whole milliseconds.
+  const omm = { ...ommRecordOf(elements), EPOCH: new Date(wholeMs).toISOString() }
+  const satrec = json2satrec(omm as Parameters<typeof json2satrec>[0])
+
+  // Add back the sub-millisecond part: propagation measures time from jdsatepoch.
+  // (The deep-space terms computed at initialisation move by far less than that.)
+  satrec.jdsatepoch += (epochUs - wholeMs * 1000) / 86_400_000_000
+  return satrec
+}
+
+/**
+ * A near-earth record with only what satellite.js's propagate and sgp4 read or
+ * write for it: without the ~55 deep-space terms (read only when
+ * `method === 'd'`) and the fields only initialisation uses (the TLE's own
+ * values: number, epoch year and day, mean-motion derivatives, Kozai mean
+ * motion; semi-major axis, apogee, perigee). A literal in one order, so every
+ * near-earth record shares one shape and keeps its fields inline: about a third
+ * of the memory of the full record (~1 KB × the catalogue); the same results,
+ * bit for bit (tested over the whole catalogue). Deep-space records stay whole.
+ */
+function compact(r: SatRec): SatRec {
+  if (r.method !== 'n') return r
+  const near = {
+    error: r.error,
+    bstar: r.bstar,
+    inclo: r.inclo,
+    nodeo: r.nodeo,
+    ecco: r.ecco,
+    argpo: r.argpo,
+    mo: r.mo,
+    no: r.no,
+    jdsatepoch: r.jdsatepoch,
+    isimp: r.isimp,
+    method: r.method,
+    aycof: r.aycof,
+    con41: r.con41,
+    cc1: r.cc1,
+    cc4: r.cc4,
+    cc5: r.cc5,
+    d2: r.d2,
+    d3: r.d3,
+    d4: r.d4,
+    delmo: r.delmo,
+    eta: r.eta,
+    argpdot: r.argpdot,
+    omgcof: r.omgcof,
+    sinmao: r.sinmao,
+    t: r.t,
+    t2cof: r.t2cof,
+    t3cof: r.t3cof,
+    t4cof: r.t4cof,
+    t5cof: r.t5cof,
+    x1mth2: r.x1mth2,
+    x7thm1: r.x7thm1,
+    mdot: r.mdot,
+    nodedot: r.nodedot,
+    xlcof: r.xlcof,
+    xmcof: r.xmcof,
+    nodecf: r.nodecf,
+    gsto: r.gsto,
+    operationmode: r.operationmode,
+    tempa: r.tempa,
+  }
+  return near as SatRec
+}
+
+/**
+ * Merges groups into one catalogue. A satellite found in several groups is one
+ * entry carrying all of them; where the groups hold different element sets for
+ * it, the newest epoch wins (the first seen on a tie).
+ */
+export function buildCatalog(groups: readonly { group: string; elements: readonly ElementSet[] }[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
+  const chosen = new Map<number, { elements: ElementSet; groups: string[] }>()
+  const idsByGroup = new Map<string, Set<number>>()
+  // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
+  const unnamed = (e: ElementSet) => e.name === String(e.noradId)
+  for (const { group, elements } of groups) {
+    const idsInGroup = idsByGroup.get(group) ?? new Set<number>()
+    idsByGroup.set(group, idsInGroup)
+    for (const el of elements) {
+      idsInGroup.add(el.noradId)
+      const entry = chosen.get(el.noradId)
+      if (!entry) chosen.set(el.noradId, { elements: el, groups: [group] })
+      else {
+        if (!entry.groups.includes(group)) entry.groups.push(group)
+        if (el.epochMs > entry.elements.epochMs || (el.epochMs === entry.elements.epochMs && unnamed(entry.elements) && !unnamed(el))) {
+          entry.elements = el
+        }
+      }
+    }
+  }
+  const groupCounts = Object.fromEntries([...idsByGroup.keys()].sort().map((g) => [g, idsByGroup.get(g)!.size]))
+  // Satellites with the same groups (or labels) share one array: a handful of
+  // distinct ones instead of two arrays per satellite.
+  const sharedGroups = sharedLists()
+  const sharedLabels = sharedLists()
+  // Catalog numbers are below 2^31 (Alpha-5 ends at 339,999): a typed array sorts them numerically, fast.
+  const ids = Int32Array.from(chosen.keys()).sort()
+  const satellites = Array.from(ids, (id): Satellite => {
+    const { elements, groups } = chosen.get(id)!
+    const params = orbitalParams(elements)
+    return new CatalogSatellite(elements, sharedGroups(groups.length > 1 ? groups.sort() : groups), params, sharedLabels([orbitClass(params)]))
+  })
+  return new Catalog(satellites, groupCounts, origin, loadedAtMs)
+}
+
+/** A satellite of a catalogue; its epoch text is made when first asked for (most satellites are never shown). */
+class CatalogSatellite implements Satellite {
+  readonly noradId: number
+  readonly name: string
+  #epoch: string | undefined
+
+  constructor(
+    readonly elements: ElementSet,
+    readonly groups: string[],
+    readonly orbitalParams: OrbitalParams,
+    readonly labels: string[],
+  ) {
+    this.noradId = elements.noradId
+    this.name = elements.name
+  }
+
+  get epoch(): string {
+    this.#epoch ??= new Date(this.elements.epochMs).toISOString()
+    return this.#epoch
+  }
+}
+
+function indexByNoradId(satellites: readonly Satellite[]): Map<number, number> {
+  const index = new Map<number, number>()
+  for (let i = 0; i < satellites.length; i++) index.set(satellites[i]!.noradId, i)
+  return index
+}
+
+function sharedLists(): (items: string[]) => string[] {
+  const seen = new Map<string, string[]>()
+  return (items) => {
+    const key = items.length === 1 ? items[0]! : items.join('\n')
+    let list = seen.get(key)
+    if (!list) seen.set(key, (list = items))
+    return list
+  }
+}
+
+/** A short hash of what a client can see of the catalogue (ids, names, groups, elements). */
+function contentHash(satellites: readonly Satellite[]): string {
+  const hasher = new Bun.CryptoHasher('sha1')
+  for (const s of satellites) {
+    const e = s.elements
+    hasher.update(`${s.noradId}|${s.name}|${s.groups.join(',')}|${e.epochMs}|${e.tle?.line1}|${e.tle?.line2}|${e.meanMotionRevPerDay}|${e.eccentricity}|${e.inclinationDeg}|${e.raanDeg}|${e.argOfPericenterDeg}|${e.meanAnomalyDeg}|${e.bstar}\n`)
+  }
+  return hasher.digest('hex').slice(0, 20)
+}

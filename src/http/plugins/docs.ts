@@ -1,0 +1,91 @@
+/** The OpenAPI document and an interactive docs page that work with no internet (Scalar embedded). */
+import { openapi } from '@elysiajs/openapi'
+import { Elysia } from 'elysia'
+import { requestPath } from './edge.ts'
+import { blobRepresentation, RepresentationCache } from './representations.ts'
+import scalarBundlePath from '../../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
+
+export const DOCS_PATHS = ['/openapi', '/swagger'] as const
+export const SPEC_PATH = '/openapi/json'
+const SCALAR_PATH = '/openapi/scalar.js'
+
+/**
+ * Scalar with nothing that reaches outside this service: no web fonts, no
+ * telemetry, no hosted AI agent or MCP generator, no developer toolbar (it
+ * offers Scalar's hosted share/deploy), no proxy (requests go to this origin).
+ */
+const scalarConfiguration = {
+  withDefaultFonts: false,
+  telemetry: false,
+  hideClientButton: false,
+  showDeveloperTools: 'never',
+  agent: { disabled: true },
+  mcp: { disabled: true },
+  // Every tag's operations listed, not folded away.
+  defaultOpenAllTags: true,
+}
+
+/**
+ * Relative URLs, so the page also works behind a reverse proxy that adds a prefix.
+ * The empty icon stops browsers asking for /favicon.ico (a 404).
+ */
+const docsPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>sattrack API</title>
+<link rel="icon" href="data:,">
+</head>
+<body>
+<script id="api-reference" data-url="openapi/json" data-configuration='${JSON.stringify(scalarConfiguration)}'></script>
+<script src="openapi/scalar.js"></script>
+</body>
+</html>`
+
+/** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
+const scalarAnswers = new RepresentationCache<object>('public, max-age=86400')
+const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', Bun.file(scalarBundlePath))
+
+/**
+ * `dataNote`: the data's date and age when the service started (the status endpoint gives it now);
+ * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
+ */
+export function docs(version: string, dataNote = '', extraTags: readonly { name: string; description: string }[] = []) {
+  // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
+  const page = ({ request }: { request: Request }) => {
+    const path = requestPath(request.url)
+    if (path.endsWith('/')) return new Response(null, { status: 308, headers: { location: `../${path.split('/').at(-2)}` } })
+    return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
+  }
+  return new Elysia({ name: 'docs' })
+    .use(
+      openapi({
+        path: '/openapi',
+        specPath: SPEC_PATH,
+        provider: null,
+        // staticFile: false keeps paths with a dot (the CelesTrak-compatible /NORAD/elements/gp.php) in the document.
+        exclude: { paths: [...DOCS_PATHS, SPEC_PATH, SCALAR_PATH], staticFile: false },
+        documentation: {
+          info: {
+            title: 'sattrack',
+            version,
+            description:
+              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`. Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).\n\n' +
+              '**Positions only where the data supports them.** A satellite has a position at an instant within the age limit of its element set ' +
+              "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km), " +
+              'at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise `geoposition` is a 422 saying why, `nearby` counts it in ' +
+              '`metadata.leftOut`, batches and streams list it in `noPosition` with `noPositionReasons`, passes list the stretch in `metadata.noPosition`. ' +
+              "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
+              (dataNote ? `\n\nAt start: ${dataNote}` : ''),
+          },
+          tags: [{ name: 'satellites' }, { name: 'service' }, ...extraTags],
+        },
+      }),
+    )
+    .get(DOCS_PATHS[0], page, { detail: { hide: true } })
+    .get(DOCS_PATHS[1], page, { detail: { hide: true } })
+    .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', () => scalarBundle(version))), {
+      detail: { hide: true },
+    })
+}

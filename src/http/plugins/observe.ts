@@ -1,0 +1,93 @@
+/**
+ * Watches every request once it is answered: counts it and its latency for
+ * /metrics (labelled by route pattern, never by raw path), and writes the
+ * access-log line when `--access-log` is on (no query string, no client address).
+ */
+import { Elysia, StatusMap } from 'elysia'
+import { log as defaultLog } from '../../io/log.ts'
+import { relayed, requestPath } from './edge.ts'
+import { CounterVec, type Family, HistogramVec } from './prometheus.ts'
+
+/** Latency buckets, seconds: sub-millisecond cached answers up to multi-second catalogue-wide ones. */
+export const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
+
+/** The route label of a request no route matched (404, 405, and requests refused before routing: 400, 414, 429). */
+export const UNMATCHED_ROUTE = 'unmatched'
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
+/** The longest path the access log writes out; longer ones are cut (URLs may reach 8 KB). */
+const MAX_LOGGED_PATH = 1024
+
+/** Request counts and latencies, labelled so that the number of series stays bounded. */
+export class HttpMetrics {
+  readonly requests = new CounterVec('sattrack_http_requests_total', 'HTTP requests answered, by method, route pattern and status', [
+    'method',
+    'route',
+    'status',
+  ])
+  readonly latency = new HistogramVec(
+    'sattrack_http_request_duration_seconds',
+    'Time from receiving a request to handing its answer to the server, by route pattern',
+    ['route'],
+    LATENCY_BUCKETS_S,
+  )
+
+  record(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc([KNOWN_METHODS.has(method) ? method : 'other', route, String(status)])
+    this.latency.observe([route], seconds)
+  }
+
+  families(): Family[] {
+    return [this.requests.family(), this.latency.family()]
+  }
+}
+
+interface Logger {
+  access(msg: string, fields: Record<string, unknown>): void
+}
+
+export interface ObserveOptions {
+  /** Where counts go; none: nothing is counted. */
+  metrics?: HttpMetrics
+  accessLog: boolean
+  log?: Logger
+}
+
+/** The status a request was answered with: a returned Response's own, else what the handler or error set. */
+function statusOf(response: unknown, status: number | string | undefined): number {
+  if (response instanceof Response) return response.status
+  if (typeof status === 'number') return status
+  if (typeof status === 'string') return (StatusMap as Record<string, number>)[status] ?? 200
+  return 200
+}
+
+/** Where the app reports an answer it gives before routing (a CORS preflight): no after-response hook sees those. */
+export interface EarlyAnswers {
+  count?: (request: Request, route: string, status: number) => void
+}
+
+export function observe({ metrics, accessLog, log = defaultLog, early }: ObserveOptions & { early?: EarlyAnswers }) {
+  const startedAt = new WeakMap<Request, number>()
+  const account = (request: Request, route: string, status: number, path: string, started: number | undefined) => {
+    const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
+    metrics?.record(request.method, route, status, seconds)
+    if (accessLog) {
+      log.access('request', {
+        method: request.method,
+        path: path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
+        route,
+        status,
+        durationMs: Math.round(seconds * 1e5) / 100,
+      })
+    }
+  }
+  if (early) early.count = (request, route, status) => account(request, route, status, requestPath(request.url), undefined)
+  return new Elysia({ name: 'observe' })
+    .onRequest(({ request }) => {
+      startedAt.set(request, performance.now())
+    })
+    .onAfterResponse({ as: 'global' }, ({ request, route, path, set, response }) => {
+      if (relayed.has(request)) return
+      account(request, route || UNMATCHED_ROUTE, statusOf(response, set.status), path || requestPath(request.url), startedAt.get(request))
+    })
+}

@@ -1,0 +1,87 @@
+/** Parameters and helpers shared by the resource modules. */
+import { HeavyWork } from '../../io/heavy-work.ts'
+import type { TSchema } from 'elysia'
+import type { Catalog, Satellite } from '../../domain/catalog/catalog.ts'
+import type { CatalogStore } from '../../domain/catalog/store.ts'
+import { DEFAULT_MAGNITUDE_LIMIT, MAX_MAGNITUDE_LIMIT, MIN_MAGNITUDE_LIMIT } from '../../domain/orbit/magnitude.ts'
+import { recentPositionAt } from '../../domain/orbit/position.ts'
+import { ApiError } from '../plugins/errors.ts'
+import { type NumberParam, type TimeParam, unchecked } from '../plugins/params.ts'
+
+/** What every module needs from the application: the catalogue and the clock. */
+export interface ModuleContext {
+  store: CatalogStore
+  /** Now, in ms since 1970; the only clock the routes read. */
+  clock: () => number
+  /** Check every answer against its route's response schema (default: yes; see responseSchemas). */
+  checkResponses?: boolean
+  /** Where long computations run, a slice at a time and a few at once (src/io/heavy-work.ts). */
+  heavy: HeavyWork
+}
+
+/**
+ * A route's response schemas: always in the OpenAPI document; checked against
+ * every answer (a mismatch is a logged 500) unless the app runs with
+ * `checkResponses: false`. The executable turns the check off (it costs more
+ * than building a small answer); the test suite runs every request with it on.
+ */
+export function responseSchemas<R extends Record<number, TSchema>>({ checkResponses = true }: ModuleContext, schemas: R): R {
+  if (checkResponses) return schemas
+  return Object.fromEntries(Object.entries(schemas).map(([status, schema]) => [status, unchecked({ ...schema })])) as R
+}
+
+export const noradIdParam = {
+  type: 'integer',
+  min: 1,
+  max: 999_999_999,
+  required: true,
+  description: 'NORAD catalog number',
+} as const satisfies NumberParam
+
+export const timeParam = {
+  type: 'time',
+  description: 'The instant to compute for: ISO 8601 with a zone (Z or ±hh:mm), 1957-10-04..2100-01-01. Default: now.',
+} as const satisfies TimeParam
+
+/** The faintest apparent magnitude counted as visible to the naked eye (routes with `visible`). */
+export const magnitudeLimitParam = {
+  type: 'number',
+  min: MIN_MAGNITUDE_LIMIT,
+  max: MAX_MAGNITUDE_LIMIT,
+  default: DEFAULT_MAGNITUDE_LIMIT,
+  description: `The faintest estimated apparent magnitude counted as visible to the naked eye (larger is fainter). Default ${DEFAULT_MAGNITUDE_LIMIT}: a magnitude inside the naked-eye limit of suburban skies (Bortle classes 5-7: 4.5-6.0), the margin covering the ±1 uncertainty of the estimates. ${MIN_MAGNITUDE_LIMIT}..${MAX_MAGNITUDE_LIMIT}.`,
+} as const satisfies NumberParam
+
+export const observerParams = {
+  latitude: { type: 'number', min: -90, max: 90, required: true, description: 'Observer latitude, degrees (WGS84)' },
+  longitude: { type: 'number', min: -180, max: 180, required: true, description: 'Observer longitude, degrees, east positive' },
+  altitude: {
+    type: 'number',
+    min: -1000,
+    max: 100_000,
+    default: 0,
+    unit: 'metres',
+    description: 'Observer height above the WGS84 ellipsoid, metres',
+  },
+} as const satisfies Record<string, NumberParam>
+
+/** The instant a request asks for (`time`), or now. */
+export function instantOf(time: string | undefined, clock: () => number): Date {
+  return time === undefined ? new Date(clock()) : new Date(time)
+}
+
+/** The satellite with this catalog number, or a 404. */
+export function findSatellite(catalog: Catalog, noradId: number): Satellite {
+  const satellite = catalog.get(noradId)
+  if (!satellite) throw new ApiError(404, `satellite ${noradId} is not in the catalogue`)
+  return satellite
+}
+
+/** The satellite's position at `instant`, or a 422 that says why there is none. */
+export function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) {
+  const result = recentPositionAt(catalog, satellite, instant)
+  if (!result.ok) {
+    throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${result.reason}`)
+  }
+  return result.state
+}

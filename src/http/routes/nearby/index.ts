@@ -1,0 +1,131 @@
+/** GET /api/v1/satellites/nearby: satellites above an observer. */
+import { Elysia } from 'elysia'
+import type { Catalog } from '../../../domain/catalog/catalog.ts'
+import type { NearbyQuery, NearbyResult } from '../../../domain/nearby/selection.ts'
+import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/nearby/engine.ts'
+import { describeLimit } from '../../../domain/orbit/validity.ts'
+import { soon } from '../../../io/schedule.ts'
+import { prepareResonance } from '../../../domain/orbit/resonance.ts'
+import { routeParams, type Values } from '../../plugins/params.ts'
+import { instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { ErrorSchema } from '../satellites/model.ts'
+import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
+
+export const nearbyParams = {
+  ...observerParams,
+  mode: { type: 'enum', values: ['basic', 'extended'], default: 'basic', description: 'Fields per satellite' },
+  'azimuth-range-from': { type: 'number', min: 0, max: 360, default: 0, description: 'Lowest azimuth, degrees (inclusive)' },
+  'azimuth-range-to': {
+    type: 'number',
+    min: 0,
+    max: 360,
+    default: 360,
+    description: 'Highest azimuth, degrees (inclusive); below azimuth-range-from the window wraps through north',
+  },
+  'elevation-threshold': { type: 'number', min: 10, max: 90, default: 10, description: 'Lowest elevation, degrees (inclusive)' },
+  'visible-only': { type: 'boolean', default: false, description: 'Only satellites visible to the naked eye (see `visible`)' },
+  'magnitude-limit': magnitudeLimitParam,
+  time: timeParam,
+} as const
+
+const nearbyRoute = routeParams({ query: nearbyParams })
+
+export type NearbyParams = Values<typeof nearbyParams>
+
+/** The /nearby answer for parsed parameters, with `find` doing the search (the engine, or the plain loop). */
+export function nearbyAnswer(
+  find: (catalog: Catalog, query: NearbyQuery) => NearbyResult,
+  catalog: Catalog,
+  query: NearbyParams,
+  instant: Date,
+) {
+  const { sky, entries } = find(catalog, {
+    observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
+    instant,
+    minElevationDeg: query['elevation-threshold'],
+    azimuthFromDeg: query['azimuth-range-from'],
+    azimuthToDeg: query['azimuth-range-to'],
+    visibleOnly: query['visible-only'],
+    magnitudeLimit: query['magnitude-limit'],
+    geoposition: query.mode === 'extended',
+  })
+  const extended = query.mode === 'extended'
+  const ms = instant.getTime()
+  const leftOut = catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i))
+  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
+  const notice = leftOutNotice(catalog, leftOut, ms)
+  return {
+    metadata: {
+      total: entries.length,
+      mode: extended ? ('extended' as const) : ('basic' as const),
+      magnitudeLimit: query['magnitude-limit'],
+      leftOut,
+      maxElementAgeDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000,
+      ...(notice === null ? {} : { notice }),
+    },
+    observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
+    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended, ms)),
+  }
+}
+
+/** When at least half the catalogue is left out (elements too old, or decayed): why, and what to do; else null. */
+export function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
+  const out = leftOut.elementAge + leftOut.decayed
+  if (out * 2 < catalog.size || catalog.size === 0) return null
+  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
+  const reasons = [
+    ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${new Date(instantMs).toISOString()}`] : []),
+    ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
+  ]
+  const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
+  const side = instantMs >= catalog.origin.obtainedAtMs ? 'newer' : 'older'
+  return (
+    `${out} of ${catalog.size} satellites are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
+    `Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
+  )
+}
+
+export interface NearbyOptions {
+  /** Fill the position tables for now and the next grid instant in the background right away (the service does; tests need not). */
+  warm?: boolean
+  /** The engine to search with (shared with other routes that look for satellites above an observer); default: one of its own. */
+  engine?: NearbyEngine
+}
+
+export function nearbyModule(context: ModuleContext, { warm = false, engine = new NearbyEngine({ defer: soon }) }: NearbyOptions = {}) {
+  const { store, clock } = context
+  if (warm) {
+    const grid = NearbyEngine.gridBefore(clock())
+    for (const gridMs of [grid, grid + TABLE_STEP_MS, grid + 2 * TABLE_STEP_MS]) engine.prefetch(store.current, gridMs)
+  }
+  return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
+    '/nearby',
+    (ctx) => {
+      const { query } = nearbyRoute.read(ctx.query)
+      const instant = instantOf(query.time, clock)
+      const catalog = store.current
+      const answer = () => nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
+      // Requests for "now" keep coming: have the next grid table ready before it is needed.
+      if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
+      // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s):
+      // as heavy work, in slices, so that other requests are served meanwhile. Otherwise no promise: the answer at once.
+      const preparing = query.time === undefined ? undefined : prepareResonance(catalog.resonantSatrecs, instant.getTime())
+      const answered: Promise<ReturnType<typeof answer>> | ReturnType<typeof answer> = preparing
+        ? context.heavy.run(preparing, ctx.request.signal).then(answer)
+        : answer()
+      return answered
+    },
+    {
+      ...nearbyRoute.hooks,
+      response: responseSchemas(context, { 200: NearbyResponseSchema, 400: ErrorSchema }),
+      detail: {
+        tags: ['satellites'],
+        summary: 'Satellites above an observer',
+        description:
+          'Every satellite with a position at or above `elevation-threshold`, highest first. `magnitude`: the estimated apparent visual magnitude (null when the satellite is in the Earth\'s shadow), from its standard magnitude (published values for the ISS, the Chinese station, HST...; defaults by name family, R/B and DEB, and orbit class: see the README), range and phase angle (Lambertian sphere). `visible`: visible to the naked eye, i.e. sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit`. ' +
+          'Satellites whose elements are too far from the instant (--max-element-age) or that have decayed by then are not considered: ' +
+          '`metadata.leftOut` counts them, and `metadata.notice` says what to do when they are most of the catalogue.',
+      },
+    },
+  )
+}

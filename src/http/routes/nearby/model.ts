@@ -1,0 +1,92 @@
+/** Schemas and JSON shapes of /nearby. */
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
+import type { NearbyEntry } from '../../../domain/nearby/selection.ts'
+import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
+
+const basicFields = {
+  noradId: Type.Integer(),
+  name: t.String(),
+  labels: t.Array(t.String()),
+  altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
+  velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity' }),
+  elevation: t.Number({ description: 'degrees above the horizon' }),
+  azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
+  range: t.Number({ description: 'km from the observer' }),
+  magnitude: t.Nullable(t.Number(), {
+    description:
+      "Estimated apparent visual magnitude, to 0.01 (smaller is brighter; good to ±1 or so: real satellites are not Lambertian spheres); null when the satellite is in the Earth's umbra",
+  }),
+  visible: t.Boolean({
+    description: 'Visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and magnitude at or below metadata.magnitudeLimit',
+  }),
+  observerDaytime: t.Boolean({ description: "the Sun's centre above -0.833° at the observer" }),
+  satelliteSunlit: t.Boolean({ description: "not in the Earth's umbra" }),
+  epoch: t.String({ format: 'date-time', description: "The element set's epoch" }),
+  elementAgeDays: t.Number({ description: ELEMENT_AGE_DESCRIPTION }),
+}
+
+export const NearbyEntrySchema = t.Object({
+  ...basicFields,
+  geoposition: t.Optional(
+    t.Object(
+      {
+        latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
+        longitude: t.Number({ description: 'degrees, -180..180' }),
+      },
+      { description: 'extended mode only' },
+    ),
+  ),
+  orbitalParams: t.Optional(OrbitalParamsSchema),
+})
+
+export const NearbyResponseSchema = t.Object({
+  metadata: t.Object({
+    total: Type.Integer(),
+    mode: t.Union([t.Literal('basic'), t.Literal('extended')]),
+    magnitudeLimit: t.Number({ description: 'The faintest magnitude counted as visible (`magnitude-limit`)' }),
+    leftOut: t.Object(
+      {
+        elementAge: Type.Integer({ description: 'Satellites whose elements are further from this instant than the age limit' }),
+        decayed: Type.Integer({ description: 'Satellites decayed by this instant' }),
+      },
+      { description: 'Satellites of the catalogue not considered at all, by reason (wherever they are in the sky)' },
+    ),
+    maxElementAgeDays: t.Nullable(t.Number({ description: 'The age limit on element sets, days (--max-element-age); null: none' })),
+    notice: t.Optional(t.String({ description: 'When most of the catalogue is left out: why, and what to do' })),
+  }),
+  observer: t.Object({
+    latitude: t.Number({ description: 'degrees, as requested' }),
+    longitude: t.Number({ description: 'degrees, as requested' }),
+    altitude: t.Number({ description: 'metres; 0 when omitted' }),
+    datetime: t.String({ format: 'date-time' }),
+  }),
+  satellites: t.Array(NearbyEntrySchema),
+})
+
+export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number) {
+  const { satellite } = entry
+  const basic = {
+    noradId: satellite.noradId,
+    name: satellite.name,
+    labels: satellite.labels,
+    altitude: entry.altitudeKm,
+    velocityKmHs: entry.speedKmH,
+    elevation: entry.elevationDeg,
+    azimuth: entry.azimuthDeg,
+    range: entry.rangeKm,
+    magnitude: entry.magnitude,
+    visible: entry.visible,
+    observerDaytime,
+    satelliteSunlit: entry.sunlit,
+    epoch: satellite.epoch,
+    elementAgeDays: elementAgeDaysAt(satellite, instantMs),
+  }
+  if (!extended) return basic
+  return {
+    ...basic,
+    geoposition: { latitude: entry.latitudeDeg!, longitude: entry.longitudeDeg! },
+    orbitalParams: satellite.orbitalParams,
+  }
+}
+

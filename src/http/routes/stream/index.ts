@@ -1,0 +1,196 @@
+/**
+ * Live positions as Server-Sent Events: GET /api/v1/satellites/:noradId/stream
+ * (one satellite) and /api/v1/satellites/stream?ids= (several), one event per
+ * second, with look angles when an observer is given.
+ */
+import { Elysia } from 'elysia'
+import { log } from '../../../io/log.ts'
+import { positionAt, positionsAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
+import { lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
+import type { Server } from 'bun'
+import { requestPath } from '../../plugins/edge.ts'
+import { lastForwardedFor } from '../../plugins/limits.ts'
+import { ApiError } from '../../plugins/errors.ts'
+import { routeParams } from '../../plugins/params.ts'
+import { findSatellite, type ModuleContext, noradIdParam, observerParams, requirePosition } from '../common.ts'
+import { streamPositionJson } from './model.ts'
+import { OpenStreams, SSE_HEADERS, type SseEvent, sseStream } from './sse.ts'
+
+export interface StreamOptions {
+  /** Streams open at once across the service; one more gets 503. Default 100. */
+  maxStreams?: number
+  /** Streams one client (address) may hold open; one more gets 429. Default a quarter of maxStreams. */
+  maxStreamsPerClient?: number
+  /** Identify clients by the last X-Forwarded-For address (behind a proxy that sets it). */
+  trustProxy?: boolean
+  /** Time between heartbeat comments, ms. Default 15 000. */
+  heartbeatMs?: number
+}
+
+export const DEFAULT_MAX_STREAMS = 100
+export const DEFAULT_HEARTBEAT_MS = 15_000
+/** One event per second. */
+export const STREAM_INTERVAL_MS = 1000
+/** The most satellites one stream may follow. */
+export const MAX_STREAM_IDS = 100
+
+/** The observer, optional here: with latitude and longitude every position also has look angles. */
+const observerQuery = {
+  latitude: { type: 'number', min: -90, max: 90, description: 'Observer latitude, degrees (WGS84); with longitude, adds azimuth, elevation and range' },
+  longitude: { type: 'number', min: -180, max: 180, description: 'Observer longitude, degrees, east positive; with latitude' },
+  altitude: observerParams.altitude,
+} as const
+
+const oneRoute = routeParams({ params: { noradId: noradIdParam }, query: observerQuery })
+const manyRoute = routeParams({
+  query: {
+    ids: { type: 'ids', maxItems: MAX_STREAM_IDS, required: true, description: `Catalog numbers, comma-separated: 1 to ${MAX_STREAM_IDS} distinct ids` },
+    ...observerQuery,
+  },
+})
+
+function observerOf(query: { latitude?: number; longitude?: number; altitude: number }): Observer | null {
+  if (query.latitude === undefined && query.longitude === undefined) return null
+  if (query.latitude === undefined || query.longitude === undefined) throw new ApiError(400, 'latitude and longitude must be given together')
+  return { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
+}
+
+const EVENTS_DOC =
+  'Each event\'s `data` is one line of JSON. The first event comes at once, then one a second; a `: heartbeat` comment line comes every 15 s (configurable), ' +
+  'and `retry: 5000` asks clients to wait 5 s before reconnecting. The stream never ends by itself: it ends, and its timers stop, when the client disconnects. ' +
+  'The service keeps at most 100 streams open at once (configurable), and at most a quarter of them per client address; one more is refused with 503 (all taken) or 429 (the share of that client taken) and the error body. Times are the service clock at each tick.'
+
+/**
+ * The stream routes. The open streams are in the app's store as `streams`
+ * (`app.store.streams`: `active`, `max`, `closeAll()`); a stopping service calls
+ * `closeAll()` before it drains, since a stream never finishes by itself.
+ */
+export function streamModule({ store, clock }: ModuleContext, options: StreamOptions = {}) {
+  const streams = new OpenStreams(options.maxStreams ?? DEFAULT_MAX_STREAMS, options.maxStreamsPerClient)
+  const clientOf = (request: Request, server: Server<unknown> | null | undefined): string =>
+    (options.trustProxy ? lastForwardedFor(request.headers.get('x-forwarded-for')) : null) ?? server?.requestIP(request)?.address ?? 'unknown'
+  const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
+
+  /** The SSE answer, or a 503 when the cap is reached. HEAD gets the same status and headers, but no stream is opened. */
+  const open = (request: Request, server: Server<unknown> | null | undefined, set: { headers: Record<string, unknown> }, next: () => SseEvent) => {
+    if (streams.full) {
+      set.headers['retry-after'] = '10'
+      throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
+    }
+    const client = clientOf(request, server)
+    if (streams.fullFor(client)) {
+      set.headers['retry-after'] = '10'
+      throw new ApiError(429, `this client has ${streams.heldBy(client)} streams open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
+    }
+    if (request.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS })
+    let end: (() => void) | undefined
+    const stream = sseStream({
+      next,
+      intervalMs: STREAM_INTERVAL_MS,
+      heartbeatMs,
+      signal: request.signal,
+      onClose: () => end && streams.remove(end),
+      onError: (error) => log.error('stream event failed', { path: requestPath(request.url), error: String(error instanceof Error ? error.stack : error) }),
+    })
+    // A client gone before the stream started has closed it already.
+    if (!stream.closed) {
+      end = stream.end
+      streams.add(end, client)
+    }
+    return new Response(stream.body, { headers: SSE_HEADERS })
+  }
+
+  const lookFor = (observer: Observer | null, eciKm: { x: number; y: number; z: number }, gmst: number) =>
+    observer ? lookAngles(observer, eciKm, gmst) : null
+
+  return new Elysia({ name: 'stream', prefix: '/api/v1/satellites' })
+    .state('streams', streams)
+    .get(
+      '/stream',
+      (ctx) => {
+        const { query } = manyRoute.read(ctx.query)
+        const observer = observerOf(query)
+        if (query.ids.every((id) => store.current.get(id) === undefined)) throw new ApiError(404, `none of the satellites ${query.ids.join(', ')} is in the catalogue`)
+        return open(ctx.request, ctx.server, ctx.set, () => {
+          const catalog = store.current
+          const instant = new Date(clock())
+          const gmst = siderealTimeRad(instant)
+          const { found, missing, noPosition, noPositionReasons } = positionsAt(catalog, query.ids, instant, gmst)
+          const data = found.map(({ satellite, state }) => streamPositionJson(satellite, state, instant, lookFor(observer, state.eciKm, gmst)))
+          return { event: 'positions', data: { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition, noPositionReasons } } }
+        })
+      },
+      {
+        ...manyRoute.hooks,
+        detail: {
+          tags: ['satellites'],
+          summary: 'Live positions of several satellites (Server-Sent Events)',
+          description:
+            'A `text/event-stream` of `positions` events, one a second: `data` is `{data: [position], metadata: {total, datetime, missing, noPosition, noPositionReasons}}`, ' +
+            'the batch geoposition answer at that second, each position also with `velocityKmHs` (km/h) and, with an observer, ' +
+            '`azimuth`, `elevation` (degrees) and `range` (km). Ids not in the catalogue are listed in `missing` (none of them known: 404). ' +
+            EVENTS_DOC,
+          responses: streamResponses('event: positions\ndata: {"data":[{"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1}],"metadata":{"total":1,"datetime":"2026-05-31T06:00:00.000Z","missing":[],"noPosition":[]}}\n\n'),
+        },
+      },
+    )
+    .get(
+      '/:noradId/stream',
+      (ctx) => {
+        const { params, query } = oneRoute.read(ctx.query, ctx.params)
+        const observer = observerOf(query)
+        const first = store.current
+        const satellite = findSatellite(first, params.noradId)
+        requirePosition(first, satellite, new Date(clock()))
+        return open(ctx.request, ctx.server, ctx.set, () => {
+          // The catalogue may be replaced while the stream is open: read it on every tick.
+          const catalog = store.current
+          const instant = new Date(clock())
+          const current = catalog.get(params.noradId)
+          if (!current) {
+            return { event: 'no-position', data: { noradId: params.noradId, datetime: instant.toISOString(), message: `satellite ${params.noradId} is no longer in the catalogue` } }
+          }
+          const gmst = siderealTimeRad(instant)
+          const result = positionAt(catalog, catalog.indexOf(current.noradId)!, instant, gmst)
+          if (!result.ok) {
+            return { event: 'no-position', data: { noradId: current.noradId, datetime: instant.toISOString(), message: `no valid position: ${result.reason}` } }
+          }
+          return { event: 'position', data: streamPositionJson(current, result.state, instant, lookFor(observer, result.state.eciKm, gmst)) }
+        })
+      },
+      {
+        ...oneRoute.hooks,
+        detail: {
+          tags: ['satellites'],
+          summary: 'Live position of one satellite (Server-Sent Events)',
+          description:
+            'A `text/event-stream` of `position` events, one a second: `data` is the geoposition answer at that second ' +
+            '(`noradId, name, latitude, longitude, epoch, datetime, altitude, elementAgeDays`) plus `velocityKmHs` (km/h) and, with an observer (`latitude`, `longitude`, ' +
+            'optional `altitude` in metres), `azimuth`, `elevation` (degrees) and `range` (km). A second without a valid position sends a `no-position` event ' +
+            '`{noradId, datetime, message}` instead. Unknown satellite: 404; no valid position when the stream would open: 422. ' +
+            EVENTS_DOC,
+          responses: streamResponses('event: position\ndata: {"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1,"azimuth":231.5,"elevation":-41.2,"range":9120.4}\n\n'),
+        },
+      },
+    )
+}
+
+function streamResponses(example: string) {
+  const schema = {
+    type: 'object' as const,
+    required: ['message', 'statusCode'],
+    properties: { message: { type: 'string' as const }, statusCode: { type: 'integer' as const } },
+  }
+  const error = (description: string) => ({ description, content: { 'application/json': { schema } } })
+  return {
+    200: {
+      description: 'An endless event stream',
+      content: { 'text/event-stream': { schema: { type: 'string' as const }, example: `retry: 5000\n\n${example}: heartbeat\n\n` } },
+    },
+    400: error('A parameter breaks its rule'),
+    404: error('Not in the catalogue'),
+    422: error('No valid position (one satellite)'),
+    429: error('This client (address) holds its share of the streams already (a quarter of the cap by default); Retry-After says when to try again'),
+    503: error('Too many streams open; Retry-After says when to try again'),
+  }
+}

@@ -1,0 +1,43 @@
+/** Schemas and shapes of the events of live position streams. */
+import { Type } from '@sinclair/typebox'
+import { t } from 'elysia'
+import type { Satellite } from '../../../domain/catalog/catalog.ts'
+import type { SatelliteState } from '../../../domain/orbit/position.ts'
+import type { LookAngles } from '../../../domain/orbit/sky.ts'
+import { isoInstant, SatellitePositionSchema, satellitePositionJson, NoPositionReasonSchema } from '../satellites/model.ts'
+
+
+/** `data` of a `position` event (and of each entry of a `positions` event). */
+export const StreamPositionSchema = t.Composite([
+  SatellitePositionSchema,
+  t.Object({
+    velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity' }),
+    azimuth: t.Optional(t.Number({ description: 'degrees from north through east, [0, 360): only with an observer' })),
+    elevation: t.Optional(t.Number({ description: 'degrees above the horizon: only with an observer' })),
+    range: t.Optional(t.Number({ description: 'km from the observer: only with an observer' })),
+  }),
+])
+
+/** `data` of a `no-position` event: this second the satellite has no valid position (or has left the catalogue). */
+export const StreamNoPositionSchema = t.Object({
+  noradId: Type.Integer(),
+  datetime: isoInstant('The instant'),
+  message: t.String({ description: 'Why there is no position' }),
+})
+
+/** `data` of a `positions` event (the stream of several satellites): the batch geoposition answer at that second. */
+export const StreamPositionsSchema = t.Object({
+  data: t.Array(StreamPositionSchema, { description: 'The satellites with a position, in the order of ids' }),
+  metadata: t.Object({
+    total: Type.Integer(),
+    datetime: isoInstant('The instant of every position'),
+    missing: t.Array(Type.Integer(), { description: 'ids not in the catalogue' }),
+    noPosition: t.Array(Type.Integer(), { description: 'ids without a valid position at that instant' }),
+    noPositionReasons: t.Array(NoPositionReasonSchema, { description: 'Why each id of noPosition has none, in the same order' }),
+  }),
+})
+
+export function streamPositionJson(satellite: Satellite, state: SatelliteState, instant: Date, look: LookAngles | null) {
+  const entry = { ...satellitePositionJson(satellite, state, instant), velocityKmHs: state.speedKmH }
+  return look ? { ...entry, azimuth: look.azimuthDeg, elevation: look.elevationDeg, range: look.rangeKm } : entry
+}

@@ -1,0 +1,119 @@
+/**
+ * The web page: `/` and its assets under `/app/`. The page is built from
+ * src/web while Bun bundles this file (a macro, see src/web/build/assets.ts),
+ * so the executable carries it with nothing to fetch at run time. Every answer
+ * is compressed once per encoding (gzip, or brotli where accepted) and carries
+ * an ETag; content-hashed assets are cached for good, the page and the group
+ * index are revalidated.
+ */
+import { Elysia } from 'elysia'
+import type { Catalog } from '../../../domain/catalog/catalog.ts'
+import { ApiError } from '../../plugins/errors.ts'
+import { type Representation, RepresentationCache } from '../../plugins/representations.ts'
+import { webAssets } from '../../../web/build/assets.ts' with { type: 'macro' }
+import type { ModuleContext } from '../common.ts'
+
+const ASSETS = webAssets()
+
+/**
+ * Only this origin, nothing inline: the page has no inline script or style,
+ * its SVG is drawn through the DOM, and it fetches the API by relative URLs.
+ */
+export const PAGE_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const PAGE_HEADERS = {
+  'content-security-policy': PAGE_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+}
+
+/** A text answer whose strong ETag is a hash of its content. */
+function representation(text: string, contentType: string): Representation {
+  return {
+    etag: `"${Bun.hash(text).toString(36)}"`,
+    contentType,
+    body: new Blob([text]),
+  }
+}
+
+/** Group → its satellite numbers, ascending and delta-encoded (the whole catalogue packs into a few KB). */
+export function groupIndex(catalog: Catalog): { groups: Record<string, number[]> } {
+  const members = new Map<string, number[]>()
+  for (const satellite of catalog.satellites) {
+    for (const group of satellite.groups) {
+      let ids = members.get(group)
+      if (!ids) members.set(group, (ids = []))
+      ids.push(satellite.noradId)
+    }
+  }
+  const groups: Record<string, number[]> = {}
+  for (const name of [...members.keys()].sort()) {
+    let previous = 0
+    groups[name] = members
+      .get(name)!
+      .sort((a, b) => a - b)
+      .map((id) => {
+        const delta = id - previous
+        previous = id
+        return delta
+      })
+  }
+  return { groups }
+}
+
+/** The static answers are owned by this object for the life of the process. */
+const BUILT = {}
+const byName = new Map(ASSETS.files.map((f) => [f.name, f]))
+
+export function webModule({ store }: Pick<ModuleContext, 'store'>) {
+  const page = new RepresentationCache<object>('no-cache')
+  const hashed = new RepresentationCache<object>('public, max-age=31536000, immutable')
+  const plain = new RepresentationCache<object>('public, max-age=86400')
+  const groups = new RepresentationCache<Catalog>('no-cache')
+  const hide = { detail: { hide: true } }
+
+  return new Elysia({ name: 'web' })
+    .get(
+      '/',
+      ({ request, set }) => {
+        Object.assign(set.headers, PAGE_HEADERS)
+        return page.respond(request, set, page.get(BUILT, 'index.html', () => representation(ASSETS.html, 'text/html; charset=utf-8')))
+      },
+      hide,
+    )
+    .get(
+      '/app/groups.json',
+      ({ request, set }) => {
+        const catalog = store.current
+        return groups.respond(
+          request,
+          set,
+          groups.get(catalog, 'groups', () =>
+            representation(JSON.stringify(groupIndex(catalog)), 'application/json; charset=utf-8'),
+          ),
+        )
+      },
+      hide,
+    )
+    .get(
+      '/app/:file',
+      ({ params, request, set }) => {
+        const asset = byName.get(params.file)
+        if (!asset) throw new ApiError(404, `no such path: /app/${params.file}`)
+        const cache = asset.name === 'icon.svg' ? plain : hashed
+        set.headers['x-content-type-options'] = 'nosniff'
+        return cache.respond(request, set, cache.get(BUILT, asset.name, () => representation(asset.text, asset.contentType)))
+      },
+      hide,
+    )
+}

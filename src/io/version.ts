@@ -1,0 +1,26 @@
+/** The service version (package.json) and the commit it was built from (injected by the build). */
+import pkg from '../../package.json'
+
+export const VERSION: string = pkg.version
+
+/**
+ * Set by the release build: `--define SATTRACK_BUILD_COMMIT='"<sha>"'` (Makefile,
+ * scripts/dist.ts). Absent under `bun run` and `bun test`.
+ */
+declare const SATTRACK_BUILD_COMMIT: string | undefined
+
+/** The git commit of the build (`-dirty` when the tree had changes), or `unknown` outside a release build. */
+export const BUILD_COMMIT: string = typeof SATTRACK_BUILD_COMMIT === 'string' && SATTRACK_BUILD_COMMIT !== '' ? SATTRACK_BUILD_COMMIT : 'unknown'
+
+/** What `--version` prints: version, commit, the Bun it runs on, and the embedded snapshot's stamp and age at `nowMs`. */
+export function versionText(snapshotStampMs: number, nowMs: number): string {
+  const days = Math.floor((nowMs - snapshotStampMs) / 86_400_000)
+  return [
+    `sattrack ${VERSION}`,
+    `commit: ${BUILD_COMMIT}`,
+    `runtime: Bun ${Bun.version} (${process.platform}-${process.arch})`,
+    `embedded snapshot: ${new Date(snapshotStampMs).toISOString()} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
+    // The same 14 days as the status endpoint's `stale`.
+    ...(days > 14 ? ['the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)'] : []),
+  ].join('\n')
+}

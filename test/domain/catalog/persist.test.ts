@@ -1,0 +1,171 @@
+/** The data-dir cache: atomic writes, verified reads, and no cache state that can break a start. */
+import { afterAll, describe, expect, test } from 'bun:test'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { CACHE_FILE, type CacheContents, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../../src/io/cache.ts'
+import { catalogFromSnapshot } from '../../../src/domain/catalog/snapshot.ts'
+import { payloadOf, syntheticGroup } from '../../fixtures/synthetic.ts'
+
+const tmp = mkdtempSync(join(tmpdir(), 'sattrack-persist-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+let dirs = 0
+const freshDir = () => join(tmp, `d${++dirs}`)
+
+const CONTENTS: CacheContents = {
+  obtainedAtMs: Date.UTC(2026, 5, 1, 6, 0, 0, 123),
+  source: 'cache',
+  description: 'http://127.0.0.1:9/NORAD/elements/gp.php',
+  groups: [
+    { group: 'stations', source: 'cache', format: 'json', text: payloadOf(syntheticGroup(90000, 5), 'json'), obtainedAtMs: Date.UTC(2026, 5, 1, 6), etag: '"abc"', lastModified: 'Mon, 01 Jun 2026 05:00:00 GMT' },
+    { group: 'weather', source: 'cache', format: 'csv', text: payloadOf(syntheticGroup(91000, 3), 'csv'), obtainedAtMs: Date.UTC(2026, 5, 1, 6), etag: null, lastModified: null },
+    { group: 'geo', source: 'cache', format: 'tle', text: payloadOf(syntheticGroup(92000, 2), 'tle'), obtainedAtMs: Date.UTC(2026, 5, 1, 6), etag: 'W/"x"', lastModified: null },
+  ],
+}
+
+describe('defaultDataDir', () => {
+  test('$XDG_DATA_HOME/sattrack, else ~/.local/share/sattrack', () => {
+    expect(defaultDataDir({ XDG_DATA_HOME: '/srv/data' })).toBe('/srv/data/sattrack')
+    expect(defaultDataDir({ HOME: '/home/ann' })).toBe('/home/ann/.local/share/sattrack')
+    expect(defaultDataDir({ XDG_DATA_HOME: 'relative', HOME: '/home/ann' })).toBe('/home/ann/.local/share/sattrack')
+  })
+})
+
+describe('writeCache and readCache', () => {
+  test('round trip: payloads, formats, validators and times come back unchanged', async () => {
+    const dir = freshDir()
+    expect(await readCache(dir)).toEqual({ kind: 'absent' })
+    const path = await writeCache(dir, CONTENTS) // creates the folder
+    expect(path).toBe(join(dir, CACHE_FILE))
+    expect(await readCache(dir)).toEqual({ kind: 'ok', cache: CONTENTS, path })
+    expect(readdirSync(dir)).toEqual([CACHE_FILE]) // no temporary file left
+  })
+
+  test('the cache builds the same catalogue as its payloads', async () => {
+    const dir = freshDir()
+    await writeCache(dir, CONTENTS)
+    const read = await readCache(dir)
+    if (read.kind !== 'ok') throw new Error(read.kind)
+    const report = catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0)
+    expect(report.catalog.groupCounts).toEqual({ geo: 2, stations: 5, weather: 3 })
+    // Obtained when its groups were fetched (each group with its own time and source).
+    expect(report.catalog.origin).toMatchObject({ source: 'cache', obtainedAtMs: Date.UTC(2026, 5, 1, 6), groupsObtainedAtMs: { geo: Date.UTC(2026, 5, 1, 6) }, groupSources: { geo: 'cache' } })
+    expect(report.unreadableGroups).toEqual({})
+  })
+
+  test('a second write replaces the first whole', async () => {
+    const dir = freshDir()
+    await writeCache(dir, CONTENTS)
+    const second = { ...CONTENTS, obtainedAtMs: CONTENTS.obtainedAtMs + 1000, groups: CONTENTS.groups.slice(0, 1) }
+    await writeCache(dir, second)
+    expect(await readCache(dir)).toMatchObject({ kind: 'ok', cache: second })
+  })
+
+  test('a failed write throws and leaves the old cache intact', async () => {
+    const dir = freshDir()
+    await writeCache(dir, CONTENTS)
+    chmodSync(dir, 0o500)
+    const asRoot = process.getuid?.() === 0 // root writes anyway; then make the target a folder instead
+    if (asRoot) {
+      chmodSync(dir, 0o755)
+      const blocked = freshDir()
+      mkdirSync(join(blocked, CACHE_FILE), { recursive: true })
+      await expect(writeCache(blocked, CONTENTS)).rejects.toThrow()
+      expect(readdirSync(blocked)).toEqual([CACHE_FILE])
+    } else {
+      await expect(writeCache(dir, { ...CONTENTS, groups: [] })).rejects.toThrow()
+      chmodSync(dir, 0o755)
+    }
+    expect(await readCache(dir)).toMatchObject({ kind: 'ok', cache: CONTENTS })
+  })
+
+  test('a data dir that is a file is reported by writeCache, never by a start', async () => {
+    const path = join(tmp, 'a-file')
+    writeFileSync(path, 'x')
+    await expect(writeCache(path, CONTENTS)).rejects.toThrow()
+    expect((await readCache(path)).kind).toBe('absent')
+  })
+
+  test('stale temporary files from a killed writer are ignored by reads and cleaned by the next write', async () => {
+    const dir = freshDir()
+    await writeCache(dir, CONTENTS)
+    const leftover = join(dir, `.${CACHE_FILE}.12345.deadbeef.tmp`)
+    writeFileSync(leftover, serializeCache(CONTENTS).slice(0, 100))
+    const old = new Date(Date.now() - 3_600_000)
+    utimesSync(leftover, old, old)
+    expect(await readCache(dir)).toMatchObject({ kind: 'ok' })
+    await writeCache(dir, CONTENTS)
+    expect(existsSync(leftover)).toBe(false)
+  })
+})
+
+describe('a damaged cache is reported, never trusted', () => {
+  const text = serializeCache(CONTENTS)
+
+  test('cut at any length', () => {
+    for (const length of [0, 1, 50, Math.floor(text.length / 3), Math.floor(text.length / 2), text.length - 2, text.length - 1]) {
+      const parsed = deserializeCache(text.slice(0, length))
+      expect(parsed.ok).toBe(false)
+    }
+  })
+
+  test('a changed payload fails its checksum', () => {
+    const tampered = text.replace('SYNTH 90001', 'SYNTH 90009')
+    expect(tampered).not.toBe(text)
+    expect(deserializeCache(tampered)).toEqual({ ok: false, reason: 'group stations fails its checksum' })
+  })
+
+  test('garbage, another JSON file, another version, missing fields', () => {
+    expect(deserializeCache('\u0000\u0001garbage')).toMatchObject({ ok: false })
+    expect(deserializeCache('[]')).toEqual({ ok: false, reason: 'it is not a sattrack cache file' })
+    const data = JSON.parse(text)
+    expect(deserializeCache(JSON.stringify({ ...data, version: 99 }))).toMatchObject({ ok: false, reason: expect.stringContaining('version 99') })
+    expect(deserializeCache(JSON.stringify({ ...data, groups: [] }))).toEqual({ ok: false, reason: 'it holds no groups' })
+    expect(deserializeCache(JSON.stringify({ ...data, obtainedAt: 'soon' }))).toEqual({ ok: false, reason: 'obtainedAt is not a date' })
+    const noFormat = { ...data, groups: [{ ...data.groups[0], format: 'xml' }] }
+    expect(deserializeCache(JSON.stringify(noFormat))).toEqual({ ok: false, reason: 'group stations has an unknown format' })
+  })
+
+  test('readCache says which file and why; a folder in its place is unreadable', async () => {
+    const dir = freshDir()
+    mkdirSync(dir)
+    writeFileSync(join(dir, CACHE_FILE), text.slice(0, 1000))
+    expect(await readCache(dir)).toEqual({ kind: 'invalid', path: join(dir, CACHE_FILE), reason: 'it is not valid JSON (truncated or overwritten?)' })
+    rmSync(join(dir, CACHE_FILE))
+    mkdirSync(join(dir, CACHE_FILE))
+    expect((await readCache(dir)).kind).toBe('invalid')
+  })
+})
+
+describe('killing the writer at any instant', () => {
+  test('leaves either no cache or a whole one, never a broken one', async () => {
+    const outcomes = new Set<string>()
+    for (let round = 0; round < 12; round++) {
+      const dir = freshDir()
+      const child = Bun.spawn([process.execPath, join(import.meta.dir, '../../fixtures/cache-writer.ts'), dir], { stdout: 'pipe', stderr: 'inherit' })
+      // Kill at a different moment each round: before the first write, during one, between two.
+      const reader = child.stdout.getReader()
+      const decoder = new TextDecoder()
+      let seen = ''
+      const wanted = round % 4 // writes to wait for before the kill
+      while (wanted > 0 && !seen.includes(`wrote ${wanted}\n`)) {
+        const { value, done } = await reader.read()
+        if (done) break
+        seen += decoder.decode(value)
+      }
+      await Bun.sleep((round * 7) % 23)
+      child.kill('SIGKILL')
+      await child.exited
+      const read = await readCache(dir)
+      expect(read.kind).not.toBe('invalid')
+      outcomes.add(read.kind)
+      if (read.kind === 'ok') {
+        expect(read.cache.groups.map((g) => g.group)).toEqual(['big', 'small'])
+        const report = catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0)
+        expect(report.catalog.size).toBe(3003)
+      }
+      if (existsSync(join(dir, CACHE_FILE))) expect(readFileSync(join(dir, CACHE_FILE), 'utf8').endsWith('}')).toBe(true)
+    }
+    expect(outcomes.has('ok')).toBe(true)
+  }, 30_000)
+})

@@ -1,0 +1,149 @@
+/** The validity rules (src/domain/orbit/validity.ts) over the real catalogue: the bound, the decay search against a plain scan, the age window. */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { type SatRec, sgp4 } from 'satellite.js'
+import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { positionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'
+import { clearSpanMin, FLOOR_KM, lowestHeightBoundKm, NO_AGE_LIMIT, Validity } from '../../../src/domain/orbit/validity.ts'
+import { embeddedCatalog } from '../../helpers/catalog.ts'
+import { random } from '../../helpers/nearby.ts'
+
+const DAY_MS = 86_400_000
+const MINUTE_MS = 60_000
+let catalog: Catalog
+beforeAll(async () => {
+  catalog = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
+})
+
+const nearEarth = () => catalog.satellites.map((_, i) => i).filter((i) => catalog.satrecAt(i).method === 'n')
+
+describe('lowestHeightBoundKm', () => {
+  test('is never above the height SGP4 gives, at random instants up to 200 days from every near-earth epoch', () => {
+    const next = random(5)
+    let compared = 0
+    let closest = Number.POSITIVE_INFINITY
+    for (const i of nearEarth()) {
+      const satrec = catalog.satrecAt(i)
+      for (let k = 0; k < 6; k++) {
+        const tsince = (next() * 200 - 5) * 1440
+        const bound = lowestHeightBoundKm(satrec, tsince)
+        if (bound === Number.NEGATIVE_INFINITY) continue
+        const pv = sgp4(satrec, tsince)
+        if (!pv || satrec.error !== 0) continue
+        const p = pv.position
+        const geocentricKm = Math.hypot(p.x, p.y, p.z) - 6378.137
+        expect(bound).toBeLessThanOrEqual(geocentricKm)
+        closest = Math.min(closest, geocentricKm - bound)
+        compared++
+      }
+    }
+    expect(compared).toBeGreaterThan(50_000)
+    // Tight enough to be useful: some orbits come within a few km of it.
+    expect(closest).toBeLessThan(5)
+  })
+
+  test('throughout: never above the instant bound anywhere between the epoch and the span, and never rising with it', () => {
+    for (const i of nearEarth().filter((_, k) => k % 50 === 0)) {
+      const satrec = catalog.satrecAt(i)
+      let previous = Number.POSITIVE_INFINITY
+      for (let days = 0; days <= 400; days += 10) {
+        const throughout = lowestHeightBoundKm(satrec, days * 1440, true)
+        expect(throughout).toBeLessThanOrEqual(previous)
+        expect(throughout).toBeLessThanOrEqual(lowestHeightBoundKm(satrec, days * 1440))
+        previous = throughout
+      }
+    }
+  })
+})
+
+/** The plain reference: the bound every hour from the epoch; the first hour below the floor, bisected to the ms. */
+function plainDecayMs(satrec: SatRec, epochMs: number, horizonMin: number): number | null {
+  const clear = (t: number) => lowestHeightBoundKm(satrec, t) >= FLOOR_KM
+  if (!clear(0)) return epochMs
+  for (let t = 60; t <= horizonMin + 60; t += 60) {
+    if (clear(t)) continue
+    let lo = t - 60
+    let hi = t
+    while (hi - lo > 1 / 60_000) {
+      const mid = (lo + hi) / 2
+      if (clear(mid)) lo = mid
+      else hi = mid
+    }
+    return epochMs + Math.round(hi * MINUTE_MS)
+  }
+  return null
+}
+
+describe('the decay search', () => {
+  test('finds the decay instant of a plain hourly scan for every near-earth satellite within 150 days (or none, as it does)', () => {
+    const validity = new Validity(
+      catalog.satellites.map((s) => s.elements),
+      NO_AGE_LIMIT,
+    )
+    let decayed = 0
+    for (const i of nearEarth()) {
+      const satrec = catalog.satrecAt(i)
+      const epochMs = catalog.satellites[i]!.elements.epochMs
+      const horizonMs = epochMs + 150 * DAY_MS
+      const plain = plainDecayMs(satrec, epochMs, 150 * 1440)
+      const found = validity.decayedBy(i, satrec, horizonMs)
+      if (plain === null || plain > horizonMs) expect(found).toBeNull()
+      else {
+        expect(found).not.toBeNull()
+        // The search starts where the bound holds throughout, the plain scan at the epoch: the same crossing to a second.
+        expect(Math.abs(found! - plain)).toBeLessThan(1000)
+        decayed++
+      }
+    }
+    expect(decayed).toBeGreaterThan(300)
+  })
+
+  test('the span clear throughout ends at or before the first decay', () => {
+    for (const i of nearEarth().filter((_, k) => k % 7 === 0)) {
+      const satrec = catalog.satrecAt(i)
+      const span = clearSpanMin(satrec)
+      const plain = plainDecayMs(satrec, 0, Math.min(span, 400 * 1440))
+      if (plain !== null) expect(plain / MINUTE_MS).toBeGreaterThanOrEqual(span - 60)
+    }
+  })
+
+  test('answers the same whichever instants are asked first', () => {
+    const fresh = () => new Validity(catalog.satellites.map((s) => s.elements), NO_AGE_LIMIT)
+    const forwards = fresh()
+    const backwards = fresh()
+    const ids = nearEarth().filter((_, k) => k % 11 === 0)
+    const offsets = [3, 40, 90, 170].map((d) => d * DAY_MS)
+    const answers = (v: Validity, order: number[]) =>
+      ids.flatMap((i) => order.map((o) => [i, o, v.decayedBy(i, catalog.satrecAt(i), catalog.satellites[i]!.elements.epochMs + o)] as const))
+    const sort = (rows: (readonly [number, number, number | null])[]) => [...rows].sort((a, b) => a[0] - b[0] || a[1] - b[1])
+    expect(sort(answers(forwards, offsets))).toEqual(sort(answers(backwards, [...offsets].reverse())))
+  })
+
+  test('once decayed, every later instant is refused with the same decay instant', () => {
+    const index = catalog.indexOf(48880)!
+    const epochMs = catalog.satellites[index]!.elements.epochMs
+    const reasons = [20, 45, 120, 400, 4000].map((d) => {
+      const at = new Date(epochMs + d * DAY_MS)
+      const result = positionAt(catalog, index, at, siderealTimeRad(at))
+      expect(result.ok).toBe(false)
+      return result.ok ? '' : result.reason
+    })
+    expect(new Set(reasons).size).toBe(1)
+    expect(reasons[0]).toMatch(/^decayed at 2026-06-\d\dT[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
+  })
+})
+
+describe('element age', () => {
+  test('the window is inclusive at both ends, and the message gives the age and the limit', () => {
+    const aged = catalog.withPolicy({ maxElementAgeMs: 30 * DAY_MS })
+    const index = aged.indexOf(25544)!
+    const epochMs = aged.satellites[index]!.elements.epochMs
+    const at = (ms: number) => positionAt(aged, index, new Date(ms), siderealTimeRad(new Date(ms)))
+    expect(at(epochMs + 30 * DAY_MS).ok).toBe(true)
+    expect(at(epochMs - 30 * DAY_MS).ok).toBe(true)
+    const after = at(epochMs + 30 * DAY_MS + 1)
+    const before = at(epochMs - 30 * DAY_MS - 1)
+    expect(after.ok || before.ok).toBe(false)
+    if (!after.ok) expect(after).toMatchObject({ kind: 'element-age', reason: expect.stringMatching(/^the elements are 30 days old at this instant .*within 30 days of the epoch/) })
+    if (!before.ok) expect(before.reason).toStartWith('the instant is 30 days before the elements')
+  })
+})

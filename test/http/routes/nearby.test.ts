@@ -1,0 +1,199 @@
+/** GET /api/v1/satellites/nearby through app.handle: filters, ordering, modes, echo and errors. */
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
+import { beforeAll, describe, expect, test } from 'bun:test'
+import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { inAzimuthWindow } from '../../../src/domain/nearby/selection.ts'
+import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { NEARBY_BASIC_KEYS } from '../../helpers/contract.ts'
+
+// London just after midnight on 31 May 2026: dark sky, many sunlit LEO satellites.
+const NIGHT = 'latitude=51.5&longitude=-0.12&time=2026-05-31T00:30:00Z'
+const NOW = Date.UTC(2026, 4, 31, 12)
+
+let catalog: Catalog
+let app: ReturnType<typeof appFor>
+beforeAll(async () => {
+  catalog = await embeddedCatalog()
+  app = appFor(catalog, NOW)
+})
+
+const nearby = async (query: string) => request(app, `/api/v1/satellites/nearby?${query}`)
+
+describe('GET /api/v1/satellites/nearby', () => {
+  test('basic mode: fields, threshold 10° by default, highest first, observer echo', async () => {
+    const { status, body } = await nearby(NIGHT)
+    expect(status).toBe(200)
+    // At the data's own date: every element set within the 30-day limit, none decayed yet.
+    expect(body.metadata).toEqual({ total: body.satellites.length, mode: 'basic', magnitudeLimit: 4.5, leftOut: { elementAge: 0, decayed: 0 }, maxElementAgeDays: 30 })
+    expect(body.observer).toEqual({ latitude: 51.5, longitude: -0.12, altitude: 0, datetime: '2026-05-31T00:30:00.000Z' })
+    expect(body.satellites.length).toBeGreaterThan(100)
+    const elevations = body.satellites.map((s: any) => s.elevation)
+    expect(elevations).toEqual([...elevations].sort((a: number, b: number) => b - a))
+    for (const s of body.satellites) {
+      expect(Object.keys(s).sort()).toEqual(NEARBY_BASIC_KEYS)
+      expect(s.elevation).toBeGreaterThanOrEqual(10)
+      expect(s.azimuth).toBeGreaterThanOrEqual(0)
+      expect(s.azimuth).toBeLessThan(360)
+      expect(s.range).toBeGreaterThan(s.altitude - 1)
+      expect(s.observerDaytime).toBe(false)
+      // A magnitude exactly for the sunlit ones; visible: sunlit (the sky is dark) and no fainter than the limit.
+      expect(s.magnitude === null).toBe(!s.satelliteSunlit)
+      expect(s.visible).toBe(s.satelliteSunlit && s.magnitude <= 4.5)
+    }
+    expect(body.satellites.some((s: any) => s.visible)).toBe(true)
+    // Sunlit but too faint for the naked eye: most of them (Starlink, OneWeb, small satellites).
+    expect(body.satellites.filter((s: any) => s.satelliteSunlit && !s.visible).length).toBeGreaterThan(body.satellites.filter((s: any) => s.visible).length)
+  })
+
+  test('extended mode adds geoposition and orbitalParams', async () => {
+    const { body } = await nearby(`${NIGHT}&mode=extended`)
+    expect(body.metadata.mode).toBe('extended')
+    for (const s of body.satellites) {
+      expect(Object.keys(s).sort()).toEqual([...NEARBY_BASIC_KEYS, 'geoposition', 'orbitalParams'].sort())
+      expect(Object.keys(s.geoposition).sort()).toEqual(['latitude', 'longitude'])
+      expect(s.orbitalParams).toEqual(catalog.get(s.noradId)!.orbitalParams)
+    }
+  })
+
+  test('the elevation threshold and observer altitude are applied and echoed', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    const high = (await nearby(`${NIGHT}&elevation-threshold=45&altitude=250`)).body
+    expect(high.observer.altitude).toBe(250)
+    expect(high.satellites.length).toBeGreaterThan(0)
+    expect(high.satellites.length).toBeLessThan(all.length)
+    for (const s of high.satellites) expect(s.elevation).toBeGreaterThanOrEqual(45)
+  })
+
+  test('azimuth window: plain, wrapping through north, and a single azimuth', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    const east = (await nearby(`${NIGHT}&azimuth-range-from=45&azimuth-range-to=135`)).body.satellites
+    const north = (await nearby(`${NIGHT}&azimuth-range-from=300&azimuth-range-to=60`)).body.satellites
+    expect(east.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.azimuth >= 45 && s.azimuth <= 135).map((s: any) => s.noradId))
+    expect(north.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.azimuth >= 300 || s.azimuth <= 60).map((s: any) => s.noradId))
+    expect(east.length).toBeGreaterThan(0)
+    expect(north.length).toBeGreaterThan(0)
+    const one = all[0]
+    const exact = (await nearby(`${NIGHT}&azimuth-range-from=${one.azimuth}&azimuth-range-to=${one.azimuth}`)).body.satellites
+    expect(exact.map((s: any) => s.noradId)).toContain(one.noradId)
+  })
+
+  test('inAzimuthWindow bounds are inclusive', () => {
+    expect(inAzimuthWindow(45, 45, 135)).toBe(true)
+    expect(inAzimuthWindow(135, 45, 135)).toBe(true)
+    expect(inAzimuthWindow(135.0001, 45, 135)).toBe(false)
+    expect(inAzimuthWindow(0, 300, 60)).toBe(true)
+    expect(inAzimuthWindow(359.9, 300, 60)).toBe(true)
+    expect(inAzimuthWindow(200, 300, 60)).toBe(false)
+    expect(inAzimuthWindow(0, 0, 360)).toBe(true)
+  })
+
+  test('visible-only keeps exactly the visible ones', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    const visible = (await nearby(`${NIGHT}&visible-only=true`)).body.satellites
+    expect(visible.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.visible).map((s: any) => s.noradId))
+    expect(visible.length).toBeGreaterThan(0)
+  })
+
+  test('magnitude-limit: echoed, and visible is sunlit in a dark sky and no fainter than it', async () => {
+    const all = (await nearby(NIGHT)).body.satellites
+    for (const limit of [-1, 3, 6.5, 8]) {
+      const { body } = await nearby(`${NIGHT}&magnitude-limit=${limit}`)
+      expect(body.metadata.magnitudeLimit).toBe(limit)
+      expect(body.satellites.map((s: any) => s.noradId)).toEqual(all.map((s: any) => s.noradId))
+      for (const s of body.satellites) expect(s.visible).toBe(s.satelliteSunlit && s.magnitude <= limit)
+      const only = (await nearby(`${NIGHT}&magnitude-limit=${limit}&visible-only=true`)).body.satellites
+      expect(only.map((s: any) => s.noradId)).toEqual(body.satellites.filter((s: any) => s.visible).map((s: any) => s.noradId))
+    }
+    const faint = (await nearby(`${NIGHT}&magnitude-limit=8&visible-only=true`)).body.satellites.length
+    const bright = (await nearby(`${NIGHT}&magnitude-limit=3&visible-only=true`)).body.satellites.length
+    expect(faint).toBeGreaterThan(bright)
+  })
+
+  test('geostationary satellites are never naked-eye visible by default: Sydney at night', async () => {
+    const sydney = 'latitude=-33.8688&longitude=151.2093&elevation-threshold=10'
+    for (const time of ['2026-05-30T10:00:00Z', '2026-05-30T14:00:00Z', '2026-05-30T18:30:00Z']) {
+      const { body } = await nearby(`${sydney}&time=${time}`)
+      const geo = body.satellites.filter((s: any) => s.labels.includes('GEO'))
+      expect(geo.length).toBeGreaterThan(50)
+      expect(geo.filter((s: any) => s.satelliteSunlit).length).toBeGreaterThan(50)
+      for (const s of geo) {
+        expect(s.visible).toBe(false)
+        if (s.satelliteSunlit) expect(s.magnitude).toBeGreaterThan(8)
+      }
+      const visible = (await nearby(`${sydney}&time=${time}&visible-only=true`)).body.satellites
+      expect(visible.filter((s: any) => s.labels.includes('GEO'))).toEqual([])
+    }
+  })
+
+  test('in daylight nothing is visible, and visible-only lists nothing', async () => {
+    const day = 'latitude=51.5&longitude=-0.12&time=2026-05-31T12:00:00Z'
+    const { body } = await nearby(day)
+    expect(body.satellites.length).toBeGreaterThan(50)
+    expect(body.satellites.every((s: any) => s.observerDaytime && !s.visible)).toBe(true)
+    expect((await nearby(`${day}&visible-only=true`)).body).toMatchObject({ metadata: { total: 0 }, satellites: [] })
+  })
+
+  test('without time, the clock gives the instant', async () => {
+    expect((await nearby('latitude=0&longitude=0')).body.observer.datetime).toBe(new Date(NOW).toISOString())
+  })
+
+  test('months after the data: every satellite is left out for its elements\' age, and the notice says what to do', async () => {
+    const { status, body } = await nearby('latitude=0&longitude=0&elevation-threshold=10&time=2026-11-22T10:00:00Z')
+    expect(status).toBe(200)
+    expect(body.satellites).toEqual([])
+    // Decayed ones say so (whatever their age); every other one is too old.
+    const { elementAge, decayed } = body.metadata.leftOut
+    expect(elementAge + decayed).toBe(catalog.size)
+    expect(decayed).toBeGreaterThan(500)
+    expect(body.metadata.notice).toStartWith(
+      `${catalog.size} of ${catalog.size} satellites are left out: ${elementAge} have elements more than 30 days from 2026-11-22T10:00:00.000Z, ${decayed} have decayed by then`,
+    )
+    expect(body.metadata.notice).toContain('--snapshot')
+  })
+
+  test('with no age limit, decayed satellites are left out and counted, and no height is implausible', async () => {
+    const open = appFor(catalog.withPolicy(NO_AGE_LIMIT), NOW)
+    const { body } = await request(open, '/api/v1/satellites/nearby?latitude=0&longitude=0&elevation-threshold=10&time=2026-11-22T10:00:00Z&mode=extended')
+    expect(body.metadata.leftOut.elementAge).toBe(0)
+    expect(body.metadata.leftOut.decayed).toBeGreaterThan(500)
+    expect(body.metadata.maxElementAgeDays).toBeNull()
+    expect(body.satellites.length).toBeGreaterThan(0)
+    for (const s of body.satellites) {
+      expect(s.altitude).toBeGreaterThanOrEqual(80)
+      expect(s.altitude).toBeLessThanOrEqual(1.1 * s.orbitalParams.apogeeHeight + 200 + 1)
+      expect(s.elementAgeDays).toBeGreaterThan(170)
+    }
+  })
+
+  test.each([
+    ['longitude=0', 'latitude is required: a number between -90 and 90'],
+    ['latitude=0', 'longitude is required: a number between -180 and 180'],
+    ['latitude=91&longitude=0', 'latitude must be a number between -90 and 90'],
+    ['latitude=0&longitude=-180.5', 'longitude must be a number between -180 and 180'],
+    ['latitude=0&longitude=0&altitude=100001', 'altitude must be a number between -1000 and 100000 (metres)'],
+    ['latitude=0&longitude=0&mode=full', 'mode must be one of basic, extended'],
+    ['latitude=0&longitude=0&azimuth-range-from=-1', 'azimuth-range-from must be a number between 0 and 360'],
+    ['latitude=0&longitude=0&azimuth-range-to=361', 'azimuth-range-to must be a number between 0 and 360'],
+    ['latitude=0&longitude=0&elevation-threshold=9.99', 'elevation-threshold must be a number between 10 and 90'],
+    ['latitude=0&longitude=0&elevation-threshold=91', 'elevation-threshold must be a number between 10 and 90'],
+    ['latitude=0&longitude=0&visible-only=yes', 'visible-only must be true or false'],
+    ['latitude=0&longitude=0&magnitude-limit=bright', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&magnitude-limit=8.01', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&magnitude-limit=-5.5', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&magnitude-limit=', 'magnitude-limit must be a number between -5 and 8'],
+    ['latitude=0&longitude=0&latitude=1', 'latitude must be given only once'],
+    ['latitude=10abc&longitude=0', 'latitude must be a number between -90 and 90'],
+    ['latitude=&longitude=0', 'latitude must be a number between -90 and 90'],
+    ['latitude=0&longitude=Infinity', 'longitude must be a number between -180 and 180'],
+    ['latitude=0&longitude=0&time=2100-01-02T00:00:00Z', 'time must be an ISO 8601 instant'],
+  ])('%s → 400', async (query, message) => {
+    const { status, body } = await nearby(query)
+    expect(status).toBe(400)
+    expect(body.statusCode).toBe(400)
+    expect(body.message).toStartWith(message)
+  })
+
+  test('unknown parameters are ignored', async () => {
+    expect((await nearby('latitude=0&longitude=0&foo=bar')).status).toBe(200)
+  })
+})
