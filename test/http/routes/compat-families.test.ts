@@ -8,6 +8,7 @@ import { createApp } from '../../../src/http/app.ts'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { parseConfig } from '../../../src/config.ts'
+import { log } from '../../../src/io/log.ts'
 import type { CompatFamily } from '../../../src/http/routes/compat/families.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
 
@@ -23,7 +24,8 @@ beforeAll(async () => {
   catalog = await embeddedCatalog()
 })
 
-const appWith = (compat?: CompatFamily[], checkResponses = true) => createApp({ store: new CatalogStore(catalog), clock: () => NOW, compat, checkResponses })
+const appWith = (compat?: CompatFamily[], checkResponses = true, accessLog = false) =>
+  createApp({ store: new CatalogStore(catalog), clock: () => NOW, compat, checkResponses, operations: { accessLog } })
 
 describe('--compat and SATTRACK_COMPAT', () => {
   const config = (argv: string[], env: Record<string, string> = {}) => parseConfig(argv, { HOME: '/home/test', ...env })
@@ -114,5 +116,34 @@ describe('mounted families', () => {
       expect(await head.text()).toBe('')
     }
     expect([...statuses].sort()).toEqual([200, 400, 404])
+  })
+})
+
+describe('the access log', () => {
+  test("never writes an observer's place or a key that a compatible route carries in its path: the route pattern instead", async () => {
+    const lines: string[] = []
+    log.configure({ sink: (line) => lines.push(line) })
+    try {
+      const app = appWith(undefined, true, true)
+      await request(app, '/rest/v1/satellite/positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY')
+      await request(app, '/rest/v1/satellite/tle/25544&apiKey=SECRET-KEY')
+      await request(app, '/rest/v1/satellite/radiopasses/25544/48.856613/2.352222/35/1/5/&apiKey=SECRET-KEY')
+      await request(app, '/v1/coordinates/48.856613,2.352222')
+      await request(app, '/iss-pass.json?lat=48.856613&lon=2.352222')
+      await request(app, '/v1/satellites/25544')
+      await Bun.sleep(20)
+    } finally {
+      log.configure({ sink: null })
+    }
+    const entries = lines.map((l) => JSON.parse(l))
+    expect(entries.map((e) => e.path)).toEqual([
+      '/rest/v1/satellite/positions/:id/:observer_lat/:observer_lng/:observer_alt/:seconds',
+      '/rest/v1/satellite/tle/:id',
+      '/rest/v1/satellite/*',
+      '/v1/coordinates/:coordinates',
+      '/iss-pass.json',
+      '/v1/satellites/25544',
+    ])
+    for (const secret of ['SECRET', '48.85', '2.35']) expect(lines.join('\n')).not.toContain(secret)
   })
 })
