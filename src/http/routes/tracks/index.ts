@@ -73,7 +73,8 @@ export function tracksModule(context: ModuleContext) {
       }
       if (first.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, first.reason)
       if (count <= TRACK_PIECE) return trackJson(satellite, { points: first.points, omitted: first.omitted, firstOmissionReason: first.reason, stepMs }, fromMs, toMs, query.step)
-      return new Response(trackJsonStream(satellite, fromMs, toMs, query.step, count, first, piece), { headers: { 'content-type': 'application/json; charset=utf-8' } })
+      // (A Response the route's typing cannot express next to the objects: its schema is checked on the objects.)
+      return new Response(trackJsonStream(satellite, fromMs, toMs, query.step, count, first, piece), { headers: { 'content-type': 'application/json; charset=utf-8' } }) as never
     },
     {
       ...tracksRoute.hooks,
