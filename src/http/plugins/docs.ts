@@ -45,8 +45,11 @@ const docsPage = `<!doctype html>
 </body>
 </html>`
 
-/** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
-export function docs(version: string, dataNote: string, compression: CompressionQueue) {
+/**
+ * `dataNote`: the data's date and age when the service started (the status endpoint gives it now);
+ * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
+ */
+export function docs(version: string, dataNote: string, compression: CompressionQueue, extraTags: readonly { name: string; description: string }[] = []) {
   /** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
   const scalarAnswers = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=86400' })
   const scalarAnswer = () => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', scalarBundle())
@@ -77,7 +80,7 @@ export function docs(version: string, dataNote: string, compression: Compression
               "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
               (dataNote ? `\n\nAt start: ${dataNote}` : ''),
           },
-          tags: [{ name: 'satellites' }, { name: 'service' }],
+          tags: [{ name: 'satellites' }, { name: 'service' }, ...extraTags],
         },
       }),
     )
