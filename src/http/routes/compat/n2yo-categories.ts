@@ -81,7 +81,7 @@ export const N2YO_CATEGORIES: readonly N2yoCategory[] = [
   { id: 56, name: 'Kuiper', groups: ['kuiper'], names: /^KUIPER/ },
 ]
 
-const BY_ID = new Map(N2YO_CATEGORIES.map((c) => [c.id, c]))
+const BY_ID: ReadonlyMap<number, (typeof N2YO_CATEGORIES)[number]> = new Map(N2YO_CATEGORIES.map((c) => [c.id, c]))
 
 /**
  * The category a `category_id` path segment names: a known id (`10`, `10.000000`),

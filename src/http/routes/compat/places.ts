@@ -15,14 +15,12 @@ export interface Place {
 }
 
 type Libraries = { zoneAt: (latitude: number, longitude: number) => string; codeAt: (longitude: number, latitude: number) => string | null }
-let libraries: Promise<Libraries> | undefined
 
 function load(): Promise<Libraries> {
-  libraries ??= Promise.all([import('@photostructure/tz-lookup'), import('@rapideditor/country-coder')]).then(([tz, cc]) => ({
+  return Promise.all([import('@photostructure/tz-lookup'), import('@rapideditor/country-coder')]).then(([tz, cc]) => ({
     zoneAt: tz.default,
     codeAt: (longitude, latitude) => cc.iso1A2Code([longitude, latitude], { level: 'territory' }),
   }))
-  return libraries
 }
 
 /** The offset of `timeZone` from UTC at `instantMs`, hours. */
@@ -33,9 +31,15 @@ export function offsetHours(timeZone: string, instantMs: number): number {
   return (m[1] === '-' ? -1 : 1) * (Number(m[2]) + Number(m[3]) / 60)
 }
 
-export async function placeAt(latitudeDeg: number, longitudeDeg: number, instantMs: number): Promise<Place> {
-  const { zoneAt, codeAt } = await load()
-  const timezoneId = zoneAt(latitudeDeg, longitudeDeg)
-  const atSea = timezoneId.startsWith('Etc/')
-  return { timezoneId, offsetHours: offsetHours(timezoneId, instantMs), countryCode: (!atSea && codeAt(longitudeDeg, latitudeDeg)) || '??' }
+/** Finds places; loads the libraries on its first question. */
+export class Places {
+  #libraries: Promise<Libraries> | undefined
+
+  async at(latitudeDeg: number, longitudeDeg: number, instantMs: number): Promise<Place> {
+    this.#libraries ??= load()
+    const { zoneAt, codeAt } = await this.#libraries
+    const timezoneId = zoneAt(latitudeDeg, longitudeDeg)
+    const atSea = timezoneId.startsWith('Etc/')
+    return { timezoneId, offsetHours: offsetHours(timezoneId, instantMs), countryCode: (!atSea && codeAt(longitudeDeg, latitudeDeg)) || '??' }
+  }
 }

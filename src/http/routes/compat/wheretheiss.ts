@@ -14,7 +14,7 @@ import { ApiError } from '../../plugins/errors.ts'
 import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
-import { placeAt } from './places.ts'
+import { Places } from './places.ts'
 import { boundedNumber, catalogNumber, compatNumber, inFamilyShape, shownValue, unixSecondsFloor } from './shared.ts'
 
 const KM_PER_MILE = 1.609344
@@ -142,6 +142,7 @@ function coordinatesOf(raw: string) {
 const DESCRIPTION_NOTE = 'Errors are `{"error", "status"}`: 400 bad parameter, 404 unknown satellite, 422 no valid position (element age, decay).'
 
 export function whereTheIssModule(context: ModuleContext) {
+  const places = new Places()
   const { store, clock } = context
   const errorSchemas = { 400: WhereTheIssErrorSchema, 404: WhereTheIssErrorSchema, 422: WhereTheIssErrorSchema }
   const shaped = (status: number, error: string) => ({ error, status })
@@ -248,7 +249,7 @@ export function whereTheIssModule(context: ModuleContext) {
       ({ set, params }: Ctx) =>
         inFamilyShape(set, shaped, async () => {
           const { latitude, longitude, latitudeText, longitudeText } = coordinatesOf(params.coordinates!)
-          const place = await placeAt(latitude, longitude, clock())
+          const place = await places.at(latitude, longitude, clock())
           return {
             latitude: latitudeText,
             longitude: longitudeText,
