@@ -1,4 +1,4 @@
-/** Conventions that hold everywhere (API.md section 0): errors, 404, 405, HEAD, CORS, healthcheck. */
+/** Conventions that hold everywhere (docs/contract.md section 0): errors, 404, 405, HEAD, CORS, healthcheck. */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../src/http/app.ts'
 import { buildCatalog, type Catalog } from '../src/domain/catalog/catalog.ts'

@@ -131,7 +131,7 @@ describe('GET /openapi/json', () => {
     expect(spec.info.title).toBeString()
   })
 
-  test('lists every /api/v1 path of API.md part 1 with GET and its parameters', () => {
+  test('lists every /api/v1 path of docs/contract.md part 1 with GET and its parameters', () => {
     for (const [path, expected] of Object.entries(PART1)) {
       const op = operation(path)
       expect(op.summary ?? op.description).toBeString()
