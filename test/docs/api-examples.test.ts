@@ -1,7 +1,7 @@
 /**
- * docs/api.md shows real answers: every `$ curl` example in it is asked of the
- * app (through app.handle, over the embedded snapshot) and its shown answer
- * must be what the app answers now. An answer may be trimmed with "…": the
+ * docs/api.md (and the README) show real answers: every `$ curl` example in
+ * them is asked of the app (through app.handle, over the embedded snapshot)
+ * and its shown answer must be what the app answers now. An answer may be trimmed with "…": the
  * pieces between ellipses must appear in the real answer in that order, the
  * first at its start and the last at its end unless an ellipsis stands there.
  * A JSON answer may be wrapped over lines (the line breaks and the indentation
@@ -24,8 +24,10 @@ import { loadEmbeddedSnapshot } from '../../src/io/embedded.ts'
 const ROOT = resolve(import.meta.dir, '../..')
 const NOW = Date.parse('2026-11-25T12:00:00Z')
 const DOC = 'docs/api.md'
+const CHECKED = [DOC, 'README.md']
 
 interface Example {
+  file?: string
   line: number
   flags: string[]
   path: string
@@ -33,7 +35,7 @@ interface Example {
 }
 
 /** The `$ curl` examples of a Markdown text: command, flags, path and the answer lines shown under it. */
-export function curlExamples(markdown: string): Example[] {
+export function curlExamples(markdown: string, file = DOC): Example[] {
   const lines = markdown.split('\n')
   const examples: Example[] = []
   let inShellBlock = false
@@ -49,7 +51,7 @@ export function curlExamples(markdown: string): Example[] {
       current = undefined
       const command = text.slice(2).replace(/\s+#.*$/, '')
       const match = /^curl((?:\s+-[A-Za-z]+)*)\s+'localhost:3000(\/[^']*)'$/.exec(command)
-      if (!match) throw new Error(`${DOC}:${index + 1}: not an example this test can ask: ${text}`)
+      if (!match) throw new Error(`${file}:${index + 1}: not an example this test can ask: ${text}`)
       current = { line: index + 1, flags: match[1]!.trim().split(/\s+/).filter(Boolean), path: match[2]!, shown: [] }
       examples.push(current)
       return
@@ -73,8 +75,8 @@ export function matchesTrimmed(shown: string, actual: string): { ok: boolean; mi
   return { ok: true }
 }
 
-const markdown = readFileSync(join(ROOT, DOC), 'utf8')
-const examples = curlExamples(markdown)
+const examples = curlExamples(readFileSync(join(ROOT, DOC), 'utf8'))
+const everyExample = CHECKED.flatMap((file) => curlExamples(readFileSync(join(ROOT, file), 'utf8'), file).map((e) => ({ ...e, file })))
 
 async function appNow() {
   const { catalog } = catalogFromSnapshot(await loadEmbeddedSnapshot(), 'embedded', NOW)
@@ -104,15 +106,15 @@ describe('the examples of docs/api.md', () => {
     expect(examples.filter((e) => e.flags.includes('-N')).every((e) => e.path.includes('/stream'))).toBe(true)
   })
 
-  test('each shown answer is what the app answers', async () => {
+  test('each shown answer (here and in the README) is what the app answers', async () => {
     const app = await appNow()
     const wrong: { where: string; differs: string; answer: string }[] = []
     let checked = 0
-    for (const example of examples) {
+    for (const example of everyExample) {
       if (example.flags.includes('-N')) continue
       const response = await app.handle(new Request(`http://localhost${example.path}`))
       const body = (await response.text()).replace(/\r\n/g, '\n')
-      const where = `${DOC}:${example.line} ${example.path}`
+      const where = `${example.file}:${example.line} ${example.path}`
       let shown = example.shown
       while (shown.length > 0 && shown.at(-1)!.trim() === '') shown = shown.slice(0, -1)
       if (example.flags.includes('-i')) {
