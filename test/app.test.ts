@@ -64,8 +64,8 @@ describe('errors', () => {
 })
 
 describe('docs', () => {
-  test('/swagger and /openapi serve the page; with a trailing slash they redirect to it', async () => {
-    for (const path of ['/swagger', '/openapi']) {
+  test('/docs, /swagger and /openapi serve the page; with a trailing slash they redirect to it', async () => {
+    for (const path of ['/docs', '/swagger', '/openapi']) {
       const page = await request(app, path)
       expect(page.status).toBe(200)
       expect(page.headers.get('content-type')).toStartWith('text/html')

@@ -74,7 +74,7 @@ function parameter(path: string, name: string, where: 'query' | 'path') {
 }
 
 describe('docs pages', () => {
-  for (const path of ['/swagger', '/openapi']) {
+  for (const path of ['/docs', '/swagger', '/openapi']) {
     test(`GET ${path} → the docs page, with no absolute URL (nothing from a CDN)`, async () => {
       const r = await call(base, path)
       expect(r.status).toBe(200)
@@ -199,8 +199,36 @@ describe('GET /openapi/json', () => {
     }
   })
 
+  test('has a servers entry relative to itself, and a recorded 200 example on every GET operation', () => {
+    expect(spec.servers?.[0]?.url).toBe('/')
+    for (const [path, item] of Object.entries(spec.paths as Record<string, any>)) {
+      if (!item.get) continue
+      const content = deref(item.get.responses['200']).content ?? {}
+      const examples = Object.values(content).flatMap((media: any) => Object.values(media.examples ?? {}))
+      expect({ path, examples: examples.length > 0 }).toEqual({ path, examples: true })
+    }
+  })
+
+  test('its examples at fixed instants are what this executable answers', async () => {
+    let compared = 0
+    for (const [path, item] of Object.entries(spec.paths as Record<string, any>)) {
+      for (const [status, response] of Object.entries(item.get?.responses ?? {})) {
+        const media = (response as any).content?.['application/json']
+        for (const example of Object.values(media?.examples ?? {}) as { summary: string; value: unknown }[]) {
+          const request = /GET (\S+)$/.exec(example.summary)?.[1]
+          // Answers of "now" (no time, from or a fixed error) differ with the executable's clock.
+          if (!request || !/[?&](time|from)=/.test(request)) continue
+          const r = await call(base, request)
+          expect({ path, request, status: r.status, body: r.json }).toEqual({ path, request, status: Number(status), body: example.value })
+          compared++
+        }
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(15)
+  })
+
   test('does not document the docs routes themselves', () => {
-    for (const path of Object.keys(spec.paths)) expect(path).not.toMatch(/^\/(swagger|openapi)/)
+    for (const path of Object.keys(spec.paths)) expect(path).not.toMatch(/^\/(docs|swagger|openapi)/)
   })
 })
 
@@ -281,6 +309,15 @@ describe('the docs page in a real browser (Chromium, headless)', () => {
       const text = await page.locator('body').innerText()
       for (const summary of ['List all satellites', "A satellite's geoposition", 'Satellites above an observer', 'Health check']) {
         expect(text).toContain(summary)
+      }
+      // The request examples name this service (the document's servers entry) and work as they stand.
+      const curls = [...text.matchAll(/^curl '?(http[^' ]+)'?$/gm)].map((m) => m[1]!)
+      expect(curls.length).toBeGreaterThan(0)
+      for (const url of curls) {
+        expect(url.startsWith(`${base}/`)).toBe(true)
+        const answer = await fetch(url)
+        await answer.body?.cancel()
+        expect({ url, status: answer.status }).toEqual({ url, status: 200 })
       }
       const network = requests.filter((r) => !/^(data|blob|about):/.test(r.url))
       expect(network.map((r) => r.url)).toContain(`${base}/openapi/json`)

@@ -2,10 +2,12 @@
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { requestPath } from './edge.ts'
+import { type ExamplesFile, withExamples } from './openapi-examples.ts'
+import recordedExamples from './openapi-examples.json'
 import { blobRepresentation, RepresentationCache } from './representations.ts'
 import scalarBundlePath from '../../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 
-export const DOCS_PATHS = ['/openapi', '/swagger'] as const
+export const DOCS_PATHS = ['/docs', '/openapi', '/swagger'] as const
 export const SPEC_PATH = '/openapi/json'
 const SCALAR_PATH = '/openapi/scalar.js'
 
@@ -47,6 +49,16 @@ const docsPage = `<!doctype html>
 const scalarAnswers = new RepresentationCache<object>('public, max-age=86400')
 const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', Bun.file(scalarBundlePath))
 
+/** The document the plugin builds (once, then the same object), with the recorded examples and a `servers` entry. */
+const withRecordedExamples = (() => {
+  const made = new WeakMap<object, object>()
+  return (spec: object) => {
+    let decorated = made.get(spec)
+    if (!decorated) made.set(spec, (decorated = withExamples(spec, recordedExamples as ExamplesFile)))
+    return decorated
+  }
+})()
+
 /** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
 export function docs(version: string, dataNote = '') {
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
@@ -56,6 +68,12 @@ export function docs(version: string, dataNote = '') {
     return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }
   return new Elysia({ name: 'docs' })
+    // Registered before the plugin, so it runs for the plugin's own route: the document gains the examples.
+    .onAfterHandle(({ request, response }) => {
+      if (requestPath(request.url) === SPEC_PATH && response !== null && typeof response === 'object' && !(response instanceof Response)) {
+        return withRecordedExamples(response)
+      }
+    })
     .use(
       openapi({
         path: '/openapi',
@@ -82,6 +100,7 @@ export function docs(version: string, dataNote = '') {
     )
     .get(DOCS_PATHS[0], page, { detail: { hide: true } })
     .get(DOCS_PATHS[1], page, { detail: { hide: true } })
+    .get(DOCS_PATHS[2], page, { detail: { hide: true } })
     .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', () => scalarBundle(version))), {
       detail: { hide: true },
     })
