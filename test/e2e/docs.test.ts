@@ -317,7 +317,9 @@ describe('the docs page in a real browser (Chromium, headless)', () => {
         expect(url.startsWith(`${base}/`)).toBe(true)
         const answer = await fetch(url)
         await answer.body?.cancel()
-        expect({ url, status: answer.status }).toEqual({ url, status: 200 })
+        // A request for "now" (no time or from) may find the embedded elements too old: 422, as documented.
+        const pinned = /[?&](time|from)=/.test(url)
+        expect({ url, ok: answer.status === 200 || (!pinned && answer.status === 422) }).toEqual({ url, ok: true })
       }
       const network = requests.filter((r) => !/^(data|blob|about):/.test(r.url))
       expect(network.map((r) => r.url)).toContain(`${base}/openapi/json`)
@@ -325,7 +327,7 @@ describe('the docs page in a real browser (Chromium, headless)', () => {
       expect(elsewhere).toEqual([])
       expect(failures).toEqual([])
       expect(pageErrors).toEqual([])
-      console.log(`docs page: ${new Set(network.map((r) => r.url)).size} distinct requests, all to ${LOOPBACK}; screenshot ${SCREENSHOT}`)
+      console.log(`docs page: ${new Set(network.map((r) => r.url)).size} distinct requests, all to ${LOOPBACK}; ${curls.length} curl snippets answered; screenshot ${SCREENSHOT}`)
     } finally {
       await context.close()
       rmSync(profile, { recursive: true, force: true })

@@ -65,15 +65,16 @@ async function firstEvent(response: Response): Promise<string> {
 interface Parameter {
   name: string
   in: string
-  schema?: { type?: string; items?: { type?: string } }
+  schema?: { type?: string; items?: { type?: string }; example?: unknown; examples?: unknown }
   example?: unknown
 }
 
 /**
  * `spec` with the examples in it: each response gets the examples recorded for
  * its operation and status (under its content type), and each parameter of an
- * operation the value its first example of status 200 gave it, so that the
- * docs page's "try it" and code snippets start from a request that works; and
+ * operation the value its first example of status 200 gave it (a parameter
+ * that example does without, no example), so that the docs page's "try it"
+ * and code snippets start from a request that works; and
  * a `servers` entry relative to where the document is served, so those
  * snippets name this service. `spec` itself is left as it is.
  */
@@ -103,8 +104,14 @@ export function withExamples<T extends { paths?: Record<string, Record<string, a
     }
     const first = recorded.find((e) => e.status === 200)
     const parameters = (get.parameters as Parameter[] | undefined)?.map((p) => {
-      const value = first ? parameterValue(path, first.request, p) : undefined
-      return value === undefined ? p : { ...p, example: value }
+      if (!first) return p
+      const value = parameterValue(path, first.request, p)
+      if (value !== undefined) return { ...p, example: value }
+      // A parameter the example does without loses any written example, so that a snippet
+      // filled from the examples asks what the example asked (the feed takes one selector only).
+      const { example: _parameterExample, ...rest } = p
+      const { example: _schemaExample, examples: _schemaExamples, ...schema } = (p.schema ?? {}) as Record<string, unknown>
+      return p.schema ? { ...rest, schema } : rest
     })
     paths[path] = { ...operations, get: { ...get, responses, ...(parameters ? { parameters } : {}) } }
   }

@@ -73,6 +73,15 @@ describe('the served OpenAPI document', () => {
     const nearby = spec.paths['/api/v1/satellites/nearby'].get.parameters
     expect(nearby.find((p: any) => p.name === 'latitude').example).toBe(-33.87)
     expect(nearby.find((p: any) => p.name === 'mode').example).toBeUndefined()
+    // The feed takes one selector: those its example does without carry no example a snippet would fill in.
+    const feed = spec.paths['/NORAD/elements/gp.php'].get.parameters
+    expect(feed.map((p: any) => [p.name, p.example ?? p.schema?.example ?? null])).toEqual([
+      ['GROUP', null],
+      ['CATNR', '25544'],
+      ['NAME', null],
+      ['INTDES', null],
+      ['FORMAT', 'tle'],
+    ])
   })
 
   test('is built once: the same document on every request', async () => {
