@@ -83,6 +83,8 @@ describe('the source tree', () => {
       /\bDate\.now\b/, /\bperformance\.now\b/, /\bnew Date\(\)/, /\bset(Timeout|Interval|Immediate)\b/, /\bqueueMicrotask\b/,
       /\bBun\.(file|write|gc|spawn|serve|sleep|nanoseconds)\b/, /\bfetch\(/, /\bprocess\./, /from ['"](node:)?(fs|net|http|https|child_process|os)(\/promises)?['"]/,
       /^(let|var) /m,
+      // a module-level container (a table of constants is typed Readonly…)
+      /^(export )?const \w+(: (?!Readonly)[^=]+)? = new (WeakMap|WeakSet|Map|Set|Array)\b/m,
     ]
     const found = sources
       .filter((path) => rank(path) === 1)

@@ -1,6 +1,6 @@
 /** Test helpers for /nearby's engines: reproducible randomness, queries, and observers at the edge of a satellite's reach. */
 import type { Catalog } from '../../src/domain/catalog/catalog.ts'
-import type { NearbyQuery } from '../../src/domain/orbit/nearby.ts'
+import type { NearbyQuery } from '../../src/domain/nearby/selection.ts'
 import { positionAt, siderealTimeRad } from '../../src/domain/orbit/position.ts'
 import { lookAngles } from '../../src/domain/orbit/sky.ts'
 

@@ -11,7 +11,7 @@ export interface Satellite {
   /** Upstream groups the satellite was loaded from: sorted, no duplicates. Shared with other satellites: never modified. */
   readonly groups: string[]
   readonly elements: ElementSet
-  /** The element set's epoch as ISO 8601 with milliseconds (made once: every answer carries it). */
+  /** The element set's epoch as ISO 8601 with milliseconds. */
   readonly epoch: string
   readonly orbitalParams: OrbitalParams
   /** Shared with other satellites, as `groups`: never modified. */
@@ -48,8 +48,9 @@ export class Catalog {
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
   private resonant: SatRec[] | undefined
-  /** Which instants each satellite's elements support (element age, decay, plausible heights): see validity.ts. */
-  readonly validity: Validity
+  private readonly derivedValues = new Map<symbol, unknown>()
+  private readonly policy: ValidityPolicy
+  private validityRules: Validity | undefined
 
   constructor(
     satellites: Satellite[],
@@ -57,23 +58,34 @@ export class Catalog {
     origin: CatalogOrigin,
     loadedAtMs: number,
     policy: ValidityPolicy = DEFAULT_VALIDITY_POLICY,
+    indexById?: Map<number, number>,
   ) {
     this.satellites = satellites
     this.groupCounts = groupCounts
     this.origin = origin
     this.loadedAtMs = loadedAtMs
-    this.indexById = new Map(satellites.map((s, i) => [s.noradId, i]))
+    this.indexById = indexById ?? indexByNoradId(satellites)
     this.satrecs = new Array(satellites.length)
-    this.validity = new Validity(
-      satellites.map((s) => s.elements),
-      policy,
+    this.policy = policy
+  }
+
+  /**
+   * Which instants each satellite's elements support (element age, decay,
+   * plausible heights): see validity.ts. Made on first use, so a catalogue
+   * replaced at once by `withPolicy` (start-up, refresh, reload) never makes one.
+   */
+  get validity(): Validity {
+    this.validityRules ??= new Validity(
+      this.satellites.map((s) => s.elements),
+      this.policy,
     )
+    return this.validityRules
   }
 
   /** The same satellites under another validity policy (the service's --max-element-age): this catalogue when the policy is the same. */
   withPolicy(policy: ValidityPolicy): Catalog {
-    if (policy.maxElementAgeMs === this.validity.policy.maxElementAgeMs) return this
-    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy)
+    if (policy.maxElementAgeMs === this.policy.maxElementAgeMs) return this
+    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy, this.indexById)
   }
 
   /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */
@@ -111,6 +123,19 @@ export class Catalog {
   get resonantSatrecs(): readonly SatRec[] {
     this.resonant ??= this.satellites.map((_, i) => this.satrecAt(i)).filter(isResonant)
     return this.resonant
+  }
+
+  /**
+   * A value derived from this catalogue alone, made by `make` on first use and
+   * kept with the catalogue (so it goes with it when a new one replaces it):
+   * the indices and tables that speed-ups build. `key` names the value; each
+   * module that derives one owns its key.
+   */
+  derived<T>(key: symbol, make: (catalog: Catalog) => T): T {
+    if (this.derivedValues.has(key)) return this.derivedValues.get(key) as T
+    const value = make(this)
+    this.derivedValues.set(key, value)
+    return value
   }
 
   satrecOf(satellite: Satellite): SatRec {
@@ -213,19 +238,19 @@ function compact(r: SatRec): SatRec {
  * it, the newest epoch wins (the first seen on a tie).
  */
 export function buildCatalog(groups: readonly { group: string; elements: readonly ElementSet[] }[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
-  const chosen = new Map<number, { elements: ElementSet; groups: Set<string> }>()
+  const chosen = new Map<number, { elements: ElementSet; groups: string[] }>()
   const idsByGroup = new Map<string, Set<number>>()
+  // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
+  const unnamed = (e: ElementSet) => e.name === String(e.noradId)
   for (const { group, elements } of groups) {
     const idsInGroup = idsByGroup.get(group) ?? new Set<number>()
     idsByGroup.set(group, idsInGroup)
     for (const el of elements) {
       idsInGroup.add(el.noradId)
       const entry = chosen.get(el.noradId)
-      if (!entry) chosen.set(el.noradId, { elements: el, groups: new Set([group]) })
+      if (!entry) chosen.set(el.noradId, { elements: el, groups: [group] })
       else {
-        entry.groups.add(group)
-        // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
-        const unnamed = (e: ElementSet) => e.name === String(e.noradId)
+        if (!entry.groups.includes(group)) entry.groups.push(group)
         if (el.epochMs > entry.elements.epochMs || (el.epochMs === entry.elements.epochMs && unnamed(entry.elements) && !unnamed(el))) {
           entry.elements = el
         }
@@ -237,28 +262,48 @@ export function buildCatalog(groups: readonly { group: string; elements: readonl
   // distinct ones instead of two arrays per satellite.
   const sharedGroups = sharedLists()
   const sharedLabels = sharedLists()
-  const satellites = [...chosen.values()]
-    .map(({ elements, groups }): Satellite => {
-      const params = orbitalParams(elements)
-      return {
-        noradId: elements.noradId,
-        name: elements.name,
-        groups: sharedGroups([...groups].sort()),
-        elements,
-        epoch: new Date(elements.epochMs).toISOString(),
-        orbitalParams: params,
-        labels: sharedLabels([orbitClass(params)]),
-      }
-    })
-    .sort((a, b) => a.noradId - b.noradId)
+  // Catalog numbers are below 2^31 (Alpha-5 ends at 339,999): a typed array sorts them numerically, fast.
+  const ids = Int32Array.from(chosen.keys()).sort()
+  const satellites = Array.from(ids, (id): Satellite => {
+    const { elements, groups } = chosen.get(id)!
+    const params = orbitalParams(elements)
+    return new CatalogSatellite(elements, sharedGroups(groups.length > 1 ? groups.sort() : groups), params, sharedLabels([orbitClass(params)]))
+  })
   return new Catalog(satellites, groupCounts, origin, loadedAtMs)
 }
 
-/** Gives back, for lists with the same items, the first such list it was given. */
+/** A satellite of a catalogue; its epoch text is made when first asked for (most satellites are never shown). */
+class CatalogSatellite implements Satellite {
+  readonly noradId: number
+  readonly name: string
+  #epoch: string | undefined
+
+  constructor(
+    readonly elements: ElementSet,
+    readonly groups: string[],
+    readonly orbitalParams: OrbitalParams,
+    readonly labels: string[],
+  ) {
+    this.noradId = elements.noradId
+    this.name = elements.name
+  }
+
+  get epoch(): string {
+    this.#epoch ??= new Date(this.elements.epochMs).toISOString()
+    return this.#epoch
+  }
+}
+
+function indexByNoradId(satellites: readonly Satellite[]): Map<number, number> {
+  const index = new Map<number, number>()
+  for (let i = 0; i < satellites.length; i++) index.set(satellites[i]!.noradId, i)
+  return index
+}
+
 function sharedLists(): (items: string[]) => string[] {
   const seen = new Map<string, string[]>()
   return (items) => {
-    const key = items.join('\n')
+    const key = items.length === 1 ? items[0]! : items.join('\n')
     let list = seen.get(key)
     if (!list) seen.set(key, (list = items))
     return list

@@ -143,18 +143,8 @@ export const ORBIT_STANDARD_MAGNITUDES = { LEO: 6.0, MEO: 4.0, HEO: 4.0, GEO: 2.
 const ROCKET_BODY = /\bR\/B\b/
 const DEBRIS = /\bDEB\b/
 
-const standardCache = new WeakMap<Satellite, StandardMagnitude>()
-
 /** The estimated standard magnitude of a satellite: published value, else name family, else class from the name, else orbit class. */
 export function standardMagnitude(satellite: Pick<Satellite, 'noradId' | 'name' | 'orbitalParams'>): StandardMagnitude {
-  const cached = standardCache.get(satellite as Satellite)
-  if (cached) return cached
-  const result = standardMagnitudeOf(satellite)
-  standardCache.set(satellite as Satellite, result)
-  return result
-}
-
-function standardMagnitudeOf(satellite: Pick<Satellite, 'noradId' | 'name' | 'orbitalParams'>): StandardMagnitude {
   const published = PUBLISHED_STANDARD_MAGNITUDES.get(satellite.noradId)
   if (published) return { magnitude: published.magnitude, basis: 'published' }
   const name = satellite.name.toUpperCase()
@@ -164,16 +154,11 @@ function standardMagnitudeOf(satellite: Pick<Satellite, 'noradId' | 'name' | 'or
   return { magnitude: ORBIT_STANDARD_MAGNITUDES[orbitClass(satellite.orbitalParams)], basis: 'orbit' }
 }
 
-const catalogStandards = new WeakMap<Catalog, Float64Array>()
+const STANDARD_MAGNITUDES = Symbol('standard magnitudes')
 
 /** Every satellite's standard magnitude, by index in `catalog.satellites`, made once per catalogue (~10 ms for 12k). */
 export function standardMagnitudes(catalog: Catalog): Float64Array {
-  let table = catalogStandards.get(catalog)
-  if (!table) {
-    table = Float64Array.from(catalog.satellites, (s) => standardMagnitudeOf(s).magnitude)
-    catalogStandards.set(catalog, table)
-  }
-  return table
+  return catalog.derived(STANDARD_MAGNITUDES, (c) => Float64Array.from(c.satellites, (s) => standardMagnitude(s).magnitude))
 }
 
 /**

@@ -20,6 +20,9 @@ import type { Catalog } from '../catalog/catalog.ts'
 import { apparentMagnitude, phaseAngleRad, roundMagnitude } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
 import { CIVIL_TWILIGHT_DEG, isSunlit, KM_PER_AU, type LookAngles, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from './sky.ts'
+import { bisectChange } from '../search/bisect.ts'
+import { brentMaximum } from '../search/brent-maximum.ts'
+import { brentRoot } from '../search/brent-root.ts'
 
 export interface PassQuery {
   observer: Observer
@@ -100,6 +103,9 @@ const BRIGHTNESS_STEP_MS = 5_000
 /** Changes of visibility and of the availability of positions are located to within this. */
 const EDGE_TOLERANCE_MS = 20
 
+/** The highest value of `f` between `a` and `b`, to ROOT_TOLERANCE_MS. */
+const peak = (f: (t: number) => number, a: number, b: number) => brentMaximum(f, a, b, ROOT_TOLERANCE_MS)
+
 /**
  * The grid step for a satellite: 1/150 of its period, shortened by the ratio of
  * the perigee's angular rate to the mean motion, so an eccentric orbit is
@@ -142,10 +148,10 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
     const eciKm = position.state.eciKm
     return { ok: true, sample: { t, look: lookAngles(observer, eciKm, gmstRad), eciKm, gmstRad } }
   }
-  /** Elevation above the threshold, degrees; far below it where there is no position. */
-  const heightAt = (time: number): { value: number; sampled: Sampled } => {
+  /** Degrees above the elevation threshold (negative below it); far below where there is no position. */
+  const aboveThresholdAt = (time: number): { degrees: number; sampled: Sampled } => {
     const sampled = sampleAt(time)
-    return { value: sampled.ok ? sampled.sample.look.elevationDeg - minElevationDeg : -1e9, sampled }
+    return { degrees: sampled.ok ? sampled.sample.look.elevationDeg - minElevationDeg : -1e9, sampled }
   }
 
   // 1. The grid, split into runs of samples that have a position.
@@ -158,7 +164,7 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
     if (current.ok) {
       if (previous && !previous.ok) {
         // Positions begin between the two samples.
-        const edge = bisectChange((t) => !sampleAt(t).ok, previous.t, current.sample.t)
+        const edge = bisectChange((t) => !sampleAt(t).ok, previous.t, current.sample.t, EDGE_TOLERANCE_MS)
         noPosition.at(-1)!.toMs = edge.lastBefore
         const first = sampleAt(edge.firstAfter)
         if (first.ok && first.sample.t < current.sample.t) run.push(first.sample)
@@ -169,7 +175,7 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
         let fromMs = current.t
         if (previous?.ok) {
           // Positions end between the two samples.
-          const edge = bisectChange((t) => sampleAt(t).ok, previous.sample.t, current.t)
+          const edge = bisectChange((t) => sampleAt(t).ok, previous.sample.t, current.t, EDGE_TOLERANCE_MS)
           const last = sampleAt(edge.lastBefore)
           if (last.ok && last.sample.t > previous.sample.t) run.push(last.sample)
           fromMs = edge.firstAfter
@@ -186,19 +192,19 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
   }
   if (run.length) runs.push(run)
 
-  const passes = runs.flatMap((samples) => passesInRun(samples, minElevationDeg, heightAt, observer, query.brightness))
+  const passes = runs.flatMap((samples) => passesInRun(samples, minElevationDeg, aboveThresholdAt, observer, query.brightness))
   return { passes, noPosition, anyPosition: runs.length > 0, stepMs }
 }
 
-type HeightAt = (time: number) => { value: number; sampled: Sampled }
+type AboveThresholdAt = (time: number) => { degrees: number; sampled: Sampled }
 
 /** The passes within one run of samples that all have a position. */
-function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: HeightAt, observer: Observer, brightness: PassQuery['brightness']): Pass[] {
+function passesInRun(samples: Sample[], minElevationDeg: number, aboveThresholdAt: AboveThresholdAt, observer: Observer, brightness: PassQuery['brightness']): Pass[] {
   const f = (s: Sample) => s.look.elevationDeg - minElevationDeg
-  const value = (t: number) => heightAt(t).value
+  const value = (t: number) => aboveThresholdAt(t).degrees
   /** The sample at `t`; in the unlikely case of a gap in positions shorter than the grid step, the run's nearest sample. */
   const sampleOf = (t: number): Sample => {
-    const sampled = heightAt(t).sampled
+    const sampled = aboveThresholdAt(t).sampled
     if (sampled.ok) return sampled.sample
     const k = Math.min(firstIndexAfter(samples, t), samples.length - 1)
     return k > 0 && t - samples[k - 1]!.t < samples[k]!.t - t ? samples[k - 1]! : samples[k]!
@@ -225,13 +231,13 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
     if (!sameSide(before) || !sameSide(after)) continue
     // A local extremum of the samples (ties go to the first of equal neighbours, so no bracket is searched twice).
     if (here < 0 && (before === undefined || here > before) && (after === undefined || here >= after)) {
-      const top = maximum(value, lo.t, hi.t)
+      const top = peak(value, lo.t, hi.t)
       if (top.value >= 0) {
         const peak = sampleOf(top.t)
         crossings.push({ kind: 'rise', at: root(lo, peak) }, { kind: 'set', at: root(peak, hi) })
       }
     } else if (here >= 0 && (before === undefined || here < before) && (after === undefined || here <= after)) {
-      const bottom = maximum((t) => -value(t), lo.t, hi.t)
+      const bottom = peak((t) => -value(t), lo.t, hi.t)
       if (-bottom.value < 0) {
         const trough = sampleOf(bottom.t)
         crossings.push({ kind: 'set', at: root(lo, trough) }, { kind: 'rise', at: root(trough, hi) })
@@ -286,7 +292,7 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
     if (!rises) consider(points[0]!.t, f(points[0]!))
     if (!sets) consider(points[m - 1]!.t, f(points[m - 1]!))
     if (m === 2) {
-      const top = maximum(value, points[0]!.t, points[1]!.t)
+      const top = peak(value, points[0]!.t, points[1]!.t)
       consider(top.t, top.value)
     }
     for (let k = 0; k < m && m > 2; k++) {
@@ -295,7 +301,7 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
       const after = k + 1 < m ? f(points[k + 1]!) : -Infinity
       consider(points[k]!.t, here)
       if (here > before && here >= after) {
-        const top = maximum(value, points[Math.max(0, k - 1)]!.t, points[Math.min(m - 1, k + 1)]!.t)
+        const top = peak(value, points[Math.max(0, k - 1)]!.t, points[Math.min(m - 1, k + 1)]!.t)
         consider(top.t, top.value)
       }
     }
@@ -353,7 +359,7 @@ function passesInRun(samples: Sample[], minElevationDeg: number, heightAt: Heigh
       const hi = candidates[Math.min(candidates.length - 1, k + 1)]!.t
       if (hi - lo > 2 * ROOT_TOLERANCE_MS) {
         // The magnitude where the satellite is sunlit; +Infinity where it is not (never chosen).
-        const top = maximum((t) => {
+        const top = peak((t) => {
           const s = sampleOf(t)
           return sunlitAt(s) ? -magnitudeOf(s, standardMag) : Number.NEGATIVE_INFINITY
         }, lo, hi)
@@ -400,7 +406,7 @@ function spansWhere(points: Sample[], holds: (s: Sample) => boolean, sampleOf: (
   for (const s of points) {
     const value = holds(s)
     if (previous && value !== previous.value) {
-      const edge = bisectChange((t) => holds(sampleOf(t)) === previous!.value, previous.s.t, s.t)
+      const edge = bisectChange((t) => holds(sampleOf(t)) === previous!.value, previous.s.t, s.t, EDGE_TOLERANCE_MS)
       if (value) from = edge.firstAfter
       else {
         spans.push({ fromMs: from!, toMs: edge.lastBefore })
@@ -428,155 +434,4 @@ export function intersectSpans(a: TimeSpan[], b: TimeSpan[]): TimeSpan[] {
     else j++
   }
   return out
-}
-
-/**
- * Where a predicate true at `a` (whole ms) stops being true before `b`, where
- * it is false: the last instant found true and the first found false, at most
- * EDGE_TOLERANCE_MS apart.
- */
-function bisectChange(sameAsStart: (t: number) => boolean, a: number, b: number): { lastBefore: number; firstAfter: number } {
-  let lo = a
-  let hi = b
-  while (hi - lo > EDGE_TOLERANCE_MS) {
-    const mid = Math.round((lo + hi) / 2)
-    if (sameAsStart(mid)) lo = mid
-    else hi = mid
-  }
-  return { lastBefore: lo, firstAfter: hi }
-}
-
-/**
- * A root of `f` in [a, b], where f(a) and f(b) lie on opposite sides of zero,
- * to within `tol` (Brent 1973: inverse quadratic interpolation, secant and
- * bisection steps; after Numerical Recipes' `zbrent`).
- */
-export function brentRoot(f: (x: number) => number, a: number, b: number, fa: number, fb: number, tol: number): number {
-  let c = b
-  let fc = fb
-  let d = b - a
-  let e = d
-  for (let iteration = 0; iteration < 200; iteration++) {
-    if ((fb > 0 && fc > 0) || (fb < 0 && fc < 0)) {
-      c = a
-      fc = fa
-      d = b - a
-      e = d
-    }
-    if (Math.abs(fc) < Math.abs(fb)) {
-      a = b
-      b = c
-      c = a
-      fa = fb
-      fb = fc
-      fc = fa
-    }
-    const tol1 = 2 * Number.EPSILON * Math.abs(b) + 0.5 * tol
-    const xm = 0.5 * (c - b)
-    if (Math.abs(xm) <= tol1 || fb === 0) return b
-    if (Math.abs(e) >= tol1 && Math.abs(fa) > Math.abs(fb)) {
-      const s = fb / fa
-      let p: number
-      let q: number
-      if (a === c) {
-        p = 2 * xm * s
-        q = 1 - s
-      } else {
-        const qa = fa / fc
-        const r = fb / fc
-        p = s * (2 * xm * qa * (qa - r) - (b - a) * (r - 1))
-        q = (qa - 1) * (r - 1) * (s - 1)
-      }
-      if (p > 0) q = -q
-      p = Math.abs(p)
-      if (2 * p < Math.min(3 * xm * q - Math.abs(tol1 * q), Math.abs(e * q))) {
-        e = d
-        d = p / q
-      } else {
-        d = xm
-        e = d
-      }
-    } else {
-      d = xm
-      e = d
-    }
-    a = b
-    fa = fb
-    b += Math.abs(d) > tol1 ? d : xm > 0 ? tol1 : -tol1
-    fb = f(b)
-  }
-  return b
-}
-
-const GOLDEN_SECTION = (3 - Math.sqrt(5)) / 2
-
-/**
- * The maximum of `f` on [a, b] away from its ends, to within ROOT_TOLERANCE_MS
- * (Brent 1973: golden section with parabolic steps; after Numerical Recipes'
- * `brent`). Worked in time relative to `a`, so the tolerance is absolute.
- */
-export function maximum(f: (t: number) => number, a: number, b: number, tol = ROOT_TOLERANCE_MS): { t: number; value: number } {
-  const g = (u: number) => -f(a + u)
-  let lo = 0
-  let hi = b - a
-  let x = GOLDEN_SECTION * hi
-  let w = x
-  let v = x
-  let fx = g(x)
-  let fw = fx
-  let fv = fx
-  let d = 0
-  let e = 0
-  for (let iteration = 0; iteration < 200; iteration++) {
-    const xm = 0.5 * (lo + hi)
-    const tol1 = tol
-    const tol2 = 2 * tol1
-    if (Math.abs(x - xm) <= tol2 - 0.5 * (hi - lo)) break
-    let golden = true
-    if (Math.abs(e) > tol1) {
-      let r = (x - w) * (fx - fv)
-      let q = (x - v) * (fx - fw)
-      let p = (x - v) * q - (x - w) * r
-      q = 2 * (q - r)
-      if (q > 0) p = -p
-      q = Math.abs(q)
-      const previousStep = e
-      e = d
-      if (!(Math.abs(p) >= Math.abs(0.5 * q * previousStep) || p <= q * (lo - x) || p >= q * (hi - x))) {
-        d = p / q
-        const u = x + d
-        if (u - lo < tol2 || hi - u < tol2) d = xm - x >= 0 ? tol1 : -tol1
-        golden = false
-      }
-    }
-    if (golden) {
-      e = (x >= xm ? lo : hi) - x
-      d = GOLDEN_SECTION * e
-    }
-    const u = Math.abs(d) >= tol1 ? x + d : x + (d >= 0 ? tol1 : -tol1)
-    const fu = g(u)
-    if (fu <= fx) {
-      if (u >= x) lo = x
-      else hi = x
-      v = w
-      fv = fw
-      w = x
-      fw = fx
-      x = u
-      fx = fu
-    } else {
-      if (u < x) lo = u
-      else hi = u
-      if (fu <= fw || w === x) {
-        v = w
-        fv = fw
-        w = u
-        fw = fu
-      } else if (fu <= fv || v === x || v === w) {
-        v = u
-        fv = fu
-      }
-    }
-  }
-  return { t: a + x, value: -fx }
 }

@@ -4,12 +4,10 @@ import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { ElementSet } from '../catalog/elements.ts'
 import { seekResonance } from './resonance.ts'
 import type { RefusalKind } from './validity.ts'
+import { eciToGeodeticFast } from './geodetic-fast.ts'
+import type { Vector3 } from './vector.ts'
 
-export interface Vector3 {
-  x: number
-  y: number
-  z: number
-}
+export type { Vector3 } from './vector.ts'
 
 /** A satellite's state at an instant. ECI is SGP4's TEME frame. */
 export interface SatelliteState {
@@ -33,105 +31,6 @@ const SGP4_ERRORS: Record<number, string> = {
   3: 'SGP4 finds the perturbed eccentricity out of range',
   4: 'SGP4 finds the semi-latus rectum below zero',
   6: 'SGP4 finds the satellite below the surface (decayed)',
-}
-
-const WGS84_A_KM = 6378.137
-const WGS84_B_KM = 6356.7523142
-const WGS84_F = (WGS84_A_KM - WGS84_B_KM) / WGS84_A_KM
-const WGS84_E2 = 2 * WGS84_F - WGS84_F * WGS84_F
-/** Second eccentricity squared, e²/(1 − e²). */
-const WGS84_EP2 = WGS84_E2 / (1 - WGS84_E2)
-
-export interface Geodetic {
-  /** Radians. */
-  latitude: number
-  /** Radians, -π..π. */
-  longitude: number
-  /** km above the WGS84 ellipsoid. */
-  height: number
-}
-
-/**
- * ECI (TEME, km) → WGS84 geodetic at sidereal time `gmstRad`: satellite.js's
- * `eciToGeodetic` (same ellipsoid, same fixed-point iteration), but starting
- * from Bowring's latitude instead of the geocentric one, iterating on tan(latitude)
- * (square roots instead of a sine and an arctangent per round) and stopping once
- * it has converged instead of always running 20 rounds: results equal to ~1e-15 rad.
- */
-export function eciToGeodeticFast(eci: Vector3, gmstRad: number): Geodetic {
-  const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
-  // Within ~100 km of the axis the tangent form loses its footing (Bowring's denominator can vanish).
-  if (R < NEAR_AXIS_KM) return eciToGeodeticNearAxis(eci, gmstRad, R)
-  const tanLat = tanLatitude(eci.z, R)
-  return { latitude: Math.atan(tanLat), longitude: longitudeRad(eci, gmstRad), height: heightKm(R, tanLat) }
-}
-
-/** `eciToGeodeticFast(eci, …).height` alone, without the arctangents the latitude and longitude cost. */
-export function geodeticHeightKm(eci: Vector3): number {
-  const R = Math.sqrt(eci.x * eci.x + eci.y * eci.y)
-  if (R < NEAR_AXIS_KM) return eciToGeodeticNearAxis(eci, 0, R).height
-  return heightKm(R, tanLatitude(eci.z, R))
-}
-
-/** tan(geodetic latitude) of a point `z` km above the equatorial plane and `R` km from the axis. */
-function tanLatitude(z: number, R: number): number {
-  // Bowring's approximation (within ~1e-9 rad from the ground to beyond GEO) as the first estimate.
-  const tanBeta = (z * WGS84_A_KM) / (R * WGS84_B_KM)
-  const cosBeta = 1 / Math.sqrt(1 + tanBeta * tanBeta)
-  const sinBeta = tanBeta * cosBeta
-  let tanLat = (z + WGS84_EP2 * WGS84_B_KM * sinBeta * sinBeta * sinBeta) / (R - WGS84_E2 * WGS84_A_KM * cosBeta * cosBeta * cosBeta)
-  for (let k = 0; k < 20; k++) {
-    const sinLat = tanLat / Math.sqrt(1 + tanLat * tanLat)
-    const C = 1 / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
-    const next = (z + WGS84_A_KM * C * WGS84_E2 * sinLat) / R
-    // A change of latitude below 1e-15 rad (d latitude = d tan / sec²).
-    const converged = Math.abs(next - tanLat) < 1e-15 * (1 + tanLat * tanLat)
-    tanLat = next
-    if (converged) break
-  }
-  return tanLat
-}
-
-/** Height above the ellipsoid (km) at geodetic latitude atan(tanLat), `R` km from the axis. */
-function heightKm(R: number, tanLat: number): number {
-  const secLat = Math.sqrt(1 + tanLat * tanLat)
-  const sinLat = tanLat / secLat
-  return R * secLat - WGS84_A_KM / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
-}
-
-const TWO_PI = 2 * Math.PI
-
-/**
- * `x % (2π)`, bit for bit, without the floating-point remainder (a library
- * call, the slowest step of a geodetic conversion) where it is not needed: below
- * 2π in magnitude x is its own remainder, and from 2π to 4π the subtraction is
- * exact (Sterbenz), so it equals the remainder.
- */
-export function remainderTwoPi(x: number): number {
-  if (x > -TWO_PI && x < TWO_PI) return x
-  if (x >= TWO_PI && x < 2 * TWO_PI) return x - TWO_PI
-  return x % TWO_PI
-}
-
-/** Earth-fixed longitude of a TEME position, radians in [-π, π): satellite.js's `eciToGeodetic` formula. */
-function longitudeRad(eci: Vector3, gmstRad: number): number {
-  return remainderTwoPi(remainderTwoPi(Math.atan2(eci.y, eci.x) - gmstRad + Math.PI) + TWO_PI) - Math.PI
-}
-
-/** Distance from the Earth's axis (km) below which `eciToGeodeticFast` iterates on the latitude itself. */
-const NEAR_AXIS_KM = 100
-
-/** `eciToGeodeticFast` near the axis: the same iteration on the latitude, as satellite.js runs it. */
-function eciToGeodeticNearAxis(eci: Vector3, gmstRad: number, R: number): Geodetic {
-  const longitude = longitudeRad(eci, gmstRad)
-  let latitude = Math.atan2(eci.z, R)
-  let C = 0
-  for (let k = 0; k < 20; k++) {
-    const sinLat = Math.sin(latitude)
-    C = 1 / Math.sqrt(1 - WGS84_E2 * sinLat * sinLat)
-    latitude = Math.atan2(eci.z + WGS84_A_KM * C * WGS84_E2 * sinLat, R)
-  }
-  return { latitude, longitude, height: R / Math.cos(latitude) - WGS84_A_KM * C }
 }
 
 /** Greenwich mean sidereal time at an instant, radians: one per request, shared by every satellite. */
@@ -197,16 +96,18 @@ export function positionAt(catalog: Catalog, index: number, instant: Date, gmstR
 
 /** Slots of the recent-positions cache (direct-mapped by catalog number). */
 const RECENT_SLOTS = 256
-const recent: ({ satellite: Satellite; ms: number; result: PositionResult } | undefined)[] = new Array(RECENT_SLOTS)
+const RECENT = Symbol('recent positions')
+type RecentSlots = ({ satellite: Satellite; ms: number; result: PositionResult } | undefined)[]
 
 /**
  * `positionAt` for one satellite of a catalogue, remembering the last answers:
  * requests for the same satellite at the same millisecond (a popular satellite
  * polled by many clients, "now") share one propagation. The answer is positionAt's
- * either way; a slot holds one satellite object, so a new catalogue never hits an old entry.
+ * either way; the slots belong to the catalogue, so a new catalogue starts with none.
  */
 export function recentPositionAt(catalog: Catalog, satellite: Satellite, instant: Date): PositionResult {
   const ms = instant.getTime()
+  const recent = catalog.derived(RECENT, (): RecentSlots => new Array(RECENT_SLOTS))
   const slot = satellite.noradId % RECENT_SLOTS
   const hit = recent[slot]
   if (hit !== undefined && hit.satellite === satellite && hit.ms === ms) return hit.result

@@ -30,7 +30,14 @@
 import type { SatRec } from 'satellite.js'
 // The integrator is not part of satellite.js's public exports (pinned to 7.1.0 in package.json).
 import { dspace } from '../../../node_modules/satellite.js/dist/propagation/dspace.js'
-import { minutesSinceEpoch } from './reach.ts'
+
+const MINUTES_PER_DAY = 1440
+const UNIX_EPOCH_JD = 2_440_587.5
+
+/** Minutes from a record's epoch to `instantMs`, as satellite.js's propagate reckons them. */
+export function minutesSinceEpoch(satrec: SatRec, instantMs: number): number {
+  return (instantMs / 86_400_000 + UNIX_EPOCH_JD - satrec.jdsatepoch) * MINUTES_PER_DAY
+}
 
 /** SGP4's resonance integration step, minutes. */
 const STEP_MIN = 720
@@ -74,12 +81,17 @@ const rungK = (n: number) => (n < FINE_CHECKPOINTS ? n + 1 : (n - FINE_CHECKPOIN
 /** The last kept checkpoint at or before |k| = m, as |k|. */
 const lastKept = (m: number) => (m <= FINE_CHECKPOINTS ? m : Math.max(FINE_CHECKPOINTS, Math.floor(m / COARSE_EVERY) * COARSE_EVERY))
 
-const checkpoints = new WeakMap<SatRec, Checkpoints>()
+/** Where a registered record keeps its checkpoints: on the record itself, so they go with it. */
+const CHECKPOINTS = Symbol('resonance checkpoints')
+
+type Registered = SatRec & { [CHECKPOINTS]?: Checkpoints }
+
+const checkpointsOf = (satrec: SatRec): Checkpoints | undefined => (satrec as Registered)[CHECKPOINTS]
 
 /** Lets `seekResonance` keep checkpoints for a record, if it is a resonant deep-space one. */
 export function registerResonance(satrec: SatRec): void {
   const record = satrec as unknown as ResonantRecord
-  if (record.method === 'd' && record.irez) checkpoints.set(satrec, { sides: [[], []] })
+  if (record.method === 'd' && record.irez) (satrec as Registered)[CHECKPOINTS] = { sides: [[], []] }
 }
 
 /**
@@ -111,7 +123,7 @@ function integrate(satrec: SatRec, from: number, state: State | undefined, to: n
  * it can continue).
  */
 export function seekResonance(satrec: SatRec, instantMs: number): void {
-  const saved = checkpoints.get(satrec)
+  const saved = checkpointsOf(satrec)
   if (saved === undefined) return
   const { k, ladder, target } = placeOf(saved, satrec, instantMs)
   if (!Number.isFinite(k) || k === 0) return
@@ -138,38 +150,31 @@ export function seekResonance(satrec: SatRec, instantMs: number): void {
 
 /** Whether seeking `satrec` to `instantMs` would first make coarse checkpoints (integrate a year or more). */
 function needsCoarse(satrec: SatRec, instantMs: number): boolean {
-  const saved = checkpoints.get(satrec)
+  const saved = checkpointsOf(satrec)
   if (saved === undefined) return false
   const { k, ladder, target } = placeOf(saved, satrec, instantMs)
   return Math.abs(k) > FINE_CHECKPOINTS && ladder.length / 2 <= target
 }
 
-/** The longest stretch `prepareResonance` works before letting other work run, ms. */
-const SLICE_MS = 10
-
 /**
  * Makes the checkpoints out to `instantMs` of every record of `satrecs` that
- * lacks them, in slices of SLICE_MS between which the event loop serves other
- * requests: the first time decades from the epochs, this integrates ~2 s for
- * the catalogue's resonant records. Undefined when every record already has
+ * lacks them, yielding after each record so that the caller can let other
+ * work run (the first time decades from the epochs, this integrates ~2 s for
+ * the catalogue's resonant records). Undefined when every record already has
  * them (then a call costs at most one coarse interval per record).
  */
-export function prepareResonance(satrecs: readonly SatRec[], instantMs: number): Promise<void> | undefined {
+export function prepareResonance(satrecs: readonly SatRec[], instantMs: number): Generator<void, void> | undefined {
   const pending = satrecs.filter((satrec) => needsCoarse(satrec, instantMs))
   if (pending.length === 0) return undefined
-  return (async () => {
-    let sliceStart = performance.now()
+  return (function* () {
     for (const satrec of pending) {
-      if (performance.now() - sliceStart > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve))
-        sliceStart = performance.now()
-      }
       seekResonance(satrec, instantMs)
+      yield
     }
   })()
 }
 
 /** Whether `registerResonance` kept `satrec` (a resonant deep-space record). */
 export function isResonant(satrec: SatRec): boolean {
-  return checkpoints.has(satrec)
+  return checkpointsOf(satrec) !== undefined
 }

@@ -1,9 +1,11 @@
-/** The fast geometry helpers give satellite.js's own answers. */
+/** The fast geometry (src/domain/orbit/geodetic-fast.ts, sunlight-test.ts) gives satellite.js's own answers. */
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import { eciToGeodetic, sunPos, jday } from 'satellite.js'
-import { eciToGeodeticFast, remainderTwoPi, type Vector3 } from '../../../src/domain/orbit/position.ts'
-import { isSunlit, sunlightTest } from '../../../src/domain/orbit/sky.ts'
+import { eciToGeodeticFast, remainderTwoPi } from '../../../src/domain/orbit/geodetic-fast.ts'
+import type { Vector3 } from '../../../src/domain/orbit/vector.ts'
+import { isSunlit } from '../../../src/domain/orbit/sky.ts'
+import { sunlightTest } from '../../../src/domain/orbit/sunlight-test.ts'
 
 /** A point at `radiusKm` from the Earth's centre in the direction (lat, lon), radians. */
 function point(radiusKm: number, lat: number, lon: number): Vector3 {

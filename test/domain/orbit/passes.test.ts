@@ -4,7 +4,7 @@ import type { SatRec } from 'satellite.js'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { buildCatalog } from '../../../src/domain/catalog/catalog.ts'
 import { type ElementSet, parseTle } from '../../../src/domain/catalog/elements.ts'
-import { brentRoot, findPasses, intersectSpans, maximum, type Pass, type PassQuery, scanStepMs } from '../../../src/domain/orbit/passes.ts'
+import { findPasses, intersectSpans, type Pass, type PassQuery, scanStepMs } from '../../../src/domain/orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'
 import { isSunlit, KM_PER_AU, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from '../../../src/domain/orbit/sky.ts'
 import { ecfToEci, geodeticToEcf } from 'satellite.js'
@@ -82,21 +82,6 @@ function bruteForce(sat: Sat, query: PassQuery) {
 }
 
 describe('numerical pieces', () => {
-  test('brentRoot finds a root to the tolerance, from either side', () => {
-    const f = (x: number) => Math.cos(x / 1000) - 0.3
-    const exact = 1000 * Math.acos(0.3)
-    expect(Math.abs(brentRoot(f, 0, 2000, f(0), f(2000), 1e-3) - exact)).toBeLessThan(1e-3)
-    expect(Math.abs(brentRoot((x) => -f(x), 0, 2000, -f(0), -f(2000), 1e-3) - exact)).toBeLessThan(1e-3)
-  })
-
-  test('maximum finds an interior maximum, and approaches an end where the function is monotonic', () => {
-    const top = maximum((t) => 5 - ((t - 1234.5) / 100) ** 2, 0, 5000)
-    expect(Math.abs(top.t - 1234.5)).toBeLessThan(2)
-    expect(top.value).toBeCloseTo(5, 6)
-    const edge = maximum((t) => -t, 100, 200)
-    expect(edge.t - 100).toBeLessThan(5)
-  })
-
   test('intersectSpans keeps the common parts of two ordered lists', () => {
     const a = [
       { fromMs: 0, toMs: 10 },

@@ -2,7 +2,7 @@
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
-import { inAzimuthWindow } from '../../../src/domain/orbit/nearby.ts'
+import { inAzimuthWindow } from '../../../src/domain/nearby/selection.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
 import { NEARBY_BASIC_KEYS } from '../../helpers/contract.ts'
 

@@ -1,6 +1,8 @@
 /** GET /api/v1/satellites/:noradId/positions: ground tracks as points and as GeoJSON. */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { CatalogStore } from '../../../src/domain/catalog/store.ts'
+import { createApp } from '../../../src/http/app.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6)
@@ -185,7 +187,7 @@ test('documented in the OpenAPI document', async () => {
   const spec = (await request(app, '/openapi/json')).body
   const operation = spec.paths['/api/v1/satellites/{noradId}/positions'].get
   expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(['format', 'from', 'noradId', 'step', 'to'])
-  expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422'])
+  expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422', '503'])
 })
 
 describe('long tracks, written a piece at a time', () => {
@@ -216,4 +218,17 @@ describe('long tracks, written a piece at a time', () => {
     }
     expect(cases.length).toBe(3)
   }, 60_000)
+})
+
+test('GeoJSON tracks are heavy work: more than may run and wait get 503 with Retry-After; the one under way answers', async () => {
+  const busy = createApp({ store: new CatalogStore(catalog), clock: () => NOW, heavyWork: { maxRunning: 1, maxQueued: 0 } })
+  const path = '/api/v1/satellites/25544/positions?from=2026-05-31T00:00:00Z&step=10&to=2026-06-01T03:46:30Z&format=geojson'
+  const running = request(busy, path)
+  const refused = await request(busy, path)
+  expect(refused.status).toBe(503)
+  expect(refused.headers.get('retry-after')).toBe('2')
+  expect(refused.body.statusCode).toBe(503)
+  const answered = await running
+  expect(answered.status).toBe(200)
+  expect(answered.body.type).toBe('FeatureCollection')
 })

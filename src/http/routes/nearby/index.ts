@@ -1,9 +1,10 @@
 /** GET /api/v1/satellites/nearby: satellites above an observer. */
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
-import type { NearbyQuery, NearbyResult } from '../../../domain/orbit/nearby.ts'
-import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/orbit/nearby-engine.ts'
+import type { NearbyQuery, NearbyResult } from '../../../domain/nearby/selection.ts'
+import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/nearby/engine.ts'
 import { describeLimit } from '../../../domain/orbit/validity.ts'
+import { soon } from '../../../io/schedule.ts'
 import { prepareResonance } from '../../../domain/orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
@@ -91,7 +92,7 @@ export interface NearbyOptions {
 
 export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOptions = {}) {
   const { store, clock } = context
-  const engine = new NearbyEngine()
+  const engine = new NearbyEngine({ defer: soon })
   if (warm) {
     const grid = NearbyEngine.gridBefore(clock())
     for (const gridMs of [grid, grid + TABLE_STEP_MS, grid + 2 * TABLE_STEP_MS]) engine.prefetch(store.current, gridMs)
@@ -106,9 +107,11 @@ export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOpt
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
       // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s):
-      // in slices, so that other requests are served meanwhile. Otherwise no promise: the answer at once.
+      // as heavy work, in slices, so that other requests are served meanwhile. Otherwise no promise: the answer at once.
       const preparing = query.time === undefined ? undefined : prepareResonance(catalog.resonantSatrecs, instant.getTime())
-      const answered: Promise<ReturnType<typeof answer>> | ReturnType<typeof answer> = preparing ? preparing.then(answer) : answer()
+      const answered: Promise<ReturnType<typeof answer>> | ReturnType<typeof answer> = preparing
+        ? context.heavy.run(preparing, ctx.request.signal).then(answer)
+        : answer()
       return answered
     },
     {

@@ -1,7 +1,7 @@
 /** Schemas and JSON shapes of /nearby. */
 import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
-import type { NearbyEntry } from '../../../domain/orbit/nearby.ts'
+import type { NearbyEntry } from '../../../domain/nearby/selection.ts'
 import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
 
 const basicFields = {

@@ -1,8 +1,9 @@
-/** Pieces of the whole-catalogue search shared by the engine and the plain loop. */
+/** byElevation (src/domain/nearby/by-elevation.ts), the engine's sort: the order of comesBefore, the reference's comparator. */
 import { describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
 import type { Satellite } from '../../../src/domain/catalog/catalog.ts'
-import { byElevation, type NearbyEntry } from '../../../src/domain/orbit/nearby.ts'
+import { byElevation } from '../../../src/domain/nearby/by-elevation.ts'
+import { comesBefore, type NearbyEntry } from '../../../src/domain/nearby/selection.ts'
 
 /** Just the two keys the order reads. */
 function entry(elevationDeg: number, noradId: number): NearbyEntry {
@@ -10,13 +11,13 @@ function entry(elevationDeg: number, noradId: number): NearbyEntry {
 }
 
 describe('byElevation', () => {
-  test('orders like a comparator sort: highest elevation first, equal elevations by noradId', () => {
+  test('orders as the reference comparator sort does: highest elevation first, equal elevations by noradId', () => {
     // Few distinct elevations, so ties are common; lengths across the insertion runs and several merges.
     const elevations = fc.constantFrom(10, 12.5, 45, 45.000000000000014, 89.99)
     fc.assert(
       fc.property(fc.array(fc.tuple(elevations, fc.integer({ min: 1, max: 99_999 })), { maxLength: 300 }), (keys) => {
         const entries = keys.map(([elevation, id]) => entry(elevation, id))
-        const expected = [...entries].sort((a, b) => b.elevationDeg - a.elevationDeg || a.satellite.noradId - b.satellite.noradId)
+        const expected = [...entries].sort(comesBefore)
         const sorted = byElevation(entries)
         expect(sorted.map((e) => [e.elevationDeg, e.satellite.noradId])).toEqual(expected.map((e) => [e.elevationDeg, e.satellite.noradId]))
         // A permutation of the same objects.

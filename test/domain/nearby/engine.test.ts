@@ -1,9 +1,10 @@
 /** The nearby engine against the plain loop (SGP4 for every satellite) over the real catalogue. */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
-import { findNearby, type NearbyQuery, type NearbyResult } from '../../../src/domain/orbit/nearby.ts'
-import { NearbyEngine, TABLE_STEP_MS } from '../../../src/domain/orbit/nearby-engine.ts'
-import { emptyTable, fillTable, hermiteWeights, interpolateState } from '../../../src/domain/orbit/position-table.ts'
+import { findNearby } from '../../../src/domain/nearby/reference.ts'
+import type { NearbyQuery, NearbyResult } from '../../../src/domain/nearby/selection.ts'
+import { NearbyEngine, TABLE_STEP_MS } from '../../../src/domain/nearby/engine.ts'
+import { emptyTable, fillTable, hermiteWeights, interpolateState } from '../../../src/domain/nearby/position-table.ts'
 import { positionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { embeddedCatalog } from '../../helpers/catalog.ts'

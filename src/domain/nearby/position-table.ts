@@ -5,7 +5,7 @@
  * SGP4 for the whole catalogue on every request.
  */
 import type { Catalog } from '../catalog/catalog.ts'
-import { positionAt, siderealTimeRad } from './position.ts'
+import { positionAt, siderealTimeRad } from '../orbit/position.ts'
 
 export interface PositionTable {
   instantMs: number

@@ -25,6 +25,7 @@
  */
 import { constants, type SatRec } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
+import { minutesSinceEpoch } from '../orbit/resonance.ts'
 
 /** Above this eccentricity (at the instant) a satellite is always kept. */
 export const MAX_ECCENTRICITY = 0.5
@@ -33,8 +34,6 @@ const SLACK_RAD = 2e-4
 const J2 = constants.j2
 const XKE = constants.xke
 const EARTH_RADIUS_KM = constants.earthRadius
-const MINUTES_PER_DAY = 1440
-const UNIX_EPOCH_JD = 2_440_587.5
 
 /** Where a satellite can be at one instant (see the module's comment); angles in radians. */
 export interface MeanArc {
@@ -50,11 +49,6 @@ export interface MeanArc {
   tilt: number
   /** The largest geocentric radius it can have, km. */
   maxRadiusKm: number
-}
-
-/** Minutes from a record's epoch to `instantMs`, as satellite.js's propagate reckons them. */
-export function minutesSinceEpoch(satrec: SatRec, instantMs: number): number {
-  return (instantMs / 86_400_000 + UNIX_EPOCH_JD - satrec.jdsatepoch) * MINUTES_PER_DAY
 }
 
 /** The largest equation of the centre, |ν − M|, an orbit of eccentricity `e` (at most MAX_ECCENTRICITY) can have. */
@@ -146,11 +140,13 @@ interface ReachIndex {
   always: Int32Array
 }
 
-const indexes = new WeakMap<Catalog, ReachIndex>()
+const REACH_INDEX = Symbol('reach index')
 
 function reachIndexOf(catalog: Catalog): ReachIndex {
-  let index = indexes.get(catalog)
-  if (index !== undefined) return index
+  return catalog.derived(REACH_INDEX, makeReachIndex)
+}
+
+function makeReachIndex(catalog: Catalog): ReachIndex {
   const records: SatRec[] = []
   const indices: number[] = []
   const always: number[] = []
@@ -161,9 +157,7 @@ function reachIndexOf(catalog: Catalog): ReachIndex {
       indices.push(i)
     } else always.push(i)
   }
-  index = { records, indices: Int32Array.from(indices), always: Int32Array.from(always) }
-  indexes.set(catalog, index)
-  return index
+  return { records, indices: Int32Array.from(indices), always: Int32Array.from(always) }
 }
 
 /**

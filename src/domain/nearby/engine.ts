@@ -8,10 +8,12 @@
  * instants the interpolation error is far below a metre (checked against the
  * plain loop in the tests).
  */
-import { geodeticToEcf } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
-import { byElevation, earthFixedMagnitude, inAzimuthWindow, type NearbyEntry, type NearbyQuery, type NearbyResult, sunEarthFixedKm } from './nearby.ts'
-import { eciToGeodeticFast, geodeticHeightKm, positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { byElevation } from './by-elevation.ts'
+import { lookAnglesFrom } from './look-angles-fast.ts'
+import { type NearbyEntry, type NearbyQuery, type NearbyResult, NearbySelection } from './selection.ts'
+import { eciToGeodeticFast, geodeticHeightKm } from '../orbit/geodetic-fast.ts'
+import { positionAt, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
 import {
   emptyTable,
   fillTable,
@@ -22,9 +24,10 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { DEFAULT_MAGNITUDE_LIMIT, standardMagnitudes } from './magnitude.ts'
 import { reachable } from './reach.ts'
-import { skyConditions, sunlightTest, toGeodeticRad } from './sky.ts'
+import { skyConditions, toGeodeticRad } from '../orbit/sky.ts'
+import { sunlightTest } from '../orbit/sunlight-test.ts'
+import { type Band, BAND_SLACK_DEG, bandsOf, type Scan, scanBands } from './declination-bands.ts'
 
 /** Spacing of the position tables. Hermite error grows as step⁴: 10 s keeps it at millimetres for LEO. */
 export const TABLE_STEP_MS = 10_000
@@ -58,8 +61,8 @@ const SCAN_SLACK_DEG = 0.06
 export interface NearbyEngineOptions {
   /** Tables kept per catalogue (oldest dropped first). */
   maxTables?: number
-  /** Runs a function later, off the current request (setTimeout in the service). */
-  defer?: (fn: () => void) => void
+  /** Runs a function later, off the current request (the service gives src/io/schedule.ts `soon`). */
+  defer: (fn: () => void) => void
   /**
    * The first request for an interval whose tables are not ready is answered
    * without tables: SGP4 only for the satellites whose mean elements can
@@ -73,128 +76,6 @@ export interface NearbyEngineOptions {
 
 /** Intervals remembered as asked for once, per catalogue (the oldest forgotten first). */
 const MAX_ASKED_ONCE = 256
-
-/** What the whole-catalogue scan needs to know about one request. */
-interface Scan {
-  /** Hermite weights (see `hermiteWeights`). */
-  weights: Float64Array
-  /** cos and sin of the sidereal time (TEME → Earth-fixed). */
-  cosG: number
-  sinG: number
-  /** The observer, Earth-fixed, km. */
-  ox: number
-  oy: number
-  oz: number
-  /** The observer's geodetic vertical, a unit vector. */
-  ux: number
-  uy: number
-  uz: number
-  /** sin² of the elevation threshold, with a hair of slack. */
-  sinMin2: number
-}
-
-/**
- * The hot loop, kept in a small top-level function so the JIT compiles it
- * well: interpolates the position of each satellite in `members[from..to)` and
- * appends the indices of those above the threshold (the same geometry as the
- * exact look angles) to `found`, from `count` on; returns the new count.
- * Every input is a plain number read from a property: array destructuring
- * (`const [x, y] = …`) here made JavaScriptCore run the loop four times slower.
- */
-function scanAbove(a: PositionTable, b: PositionTable, members: Int32Array, from: number, to: number, scan: Scan, found: Int32Array, count: number): number {
-  const w = scan.weights
-  const wp0 = w[0]!
-  const wv0 = w[1]!
-  const wp1 = w[2]!
-  const wv1 = w[3]!
-  const { cosG, sinG, ox, oy, oz, ux, uy, uz, sinMin2 } = scan
-  const ap = a.positionKm
-  const av = a.velocityKmS
-  const bp = b.positionKm
-  const bv = b.velocityKmS
-  for (let k = from; k < to; k++) {
-    const i = members[k]!
-    const j = 3 * i
-    const px = wp0 * ap[j]! + wv0 * av[j]! + wp1 * bp[j]! + wv1 * bv[j]!
-    const py = wp0 * ap[j + 1]! + wv0 * av[j + 1]! + wp1 * bp[j + 1]! + wv1 * bv[j + 1]!
-    const pz = wp0 * ap[j + 2]! + wv0 * av[j + 2]! + wp1 * bp[j + 2]! + wv1 * bv[j + 2]!
-    const dx = px * cosG + py * sinG - ox
-    const dy = -px * sinG + py * cosG - oy
-    const dz = pz - oz
-    const up = ux * dx + uy * dy + uz * dz
-    if (up <= 0 || up * up < sinMin2 * (dx * dx + dy * dy + dz * dz)) continue
-    found[count++] = i
-  }
-  return count
-}
-
-/**
- * The interpolated satellites of one radius class, by declination: a
- * satellite at geocentric radius r is at or above geocentric elevation e only
- * within the Earth-central angle γ = arccos(ρ·cos e / r) − e of the observer
- * (ρ: the observer's geocentric radius), and γ bounds the difference of their
- * geocentric latitudes (declinations; TEME and Earth-fixed share the z axis).
- * So a request scans only the declination cells within γ of the observer.
- */
-interface Band {
-  /** The largest geocentric radius of any member at either end of the interval, km. */
-  radiusKm: number
-  /** The largest half-difference of a member's declinations at the two ends, degrees. */
-  spreadDeg: number
-  /** Satellite indices, by declination cell: cell c holds members[start[c] .. start[c + 1]). */
-  members: Int32Array
-  start: Int32Array
-}
-
-/** Upper radius bounds (km) of the bands: thin where satellites crowd (LEO) and γ changes fastest. */
-const BAND_RADII_KM = [6678, 6778, 6878, 6978, 7128, 7378, 7878, 8878, 12_378, 20_378, 30_378, 46_378, Number.POSITIVE_INFINITY]
-/** Declination cells of one degree, from -90°. */
-const CELLS = 180
-/**
- * Widening of a band's reach: the arc between the two ends can bulge beyond
- * their declinations and radii (by ~0.002° and metres for the fastest
- * satellites over 10 s); this covers that many times over.
- */
-const BAND_SLACK_DEG = 0.05
-const BAND_RADIUS_SLACK_KM = 10
-
-/** Sorts the interpolated satellites (`smooth[i] === 1`) into bands by their radius and declination over the interval. */
-function bandsOf(a: PositionTable, b: PositionTable, smooth: Uint8Array): Band[] {
-  const n = smooth.length
-  const bandOf = new Int8Array(n)
-  const cellOf = new Int16Array(n)
-  const radiusKm = new Float64Array(BAND_RADII_KM.length)
-  const spreadDeg = new Float64Array(BAND_RADII_KM.length)
-  const counts = BAND_RADII_KM.map(() => new Int32Array(CELLS + 1))
-  const declinationDeg = (t: PositionTable, i: number, r: number) => Math.asin(Math.max(-1, Math.min(1, t.positionKm[3 * i + 2]! / r))) * RAD_TO_DEG
-  for (let i = 0; i < n; i++) {
-    if (smooth[i] === 0) continue
-    const rA = Math.hypot(a.positionKm[3 * i]!, a.positionKm[3 * i + 1]!, a.positionKm[3 * i + 2]!)
-    const rB = Math.hypot(b.positionKm[3 * i]!, b.positionKm[3 * i + 1]!, b.positionKm[3 * i + 2]!)
-    const r = Math.max(rA, rB)
-    let band = 0
-    while (r > BAND_RADII_KM[band]!) band++
-    const decA = declinationDeg(a, i, rA)
-    const decB = declinationDeg(b, i, rB)
-    const cell = Math.min(CELLS - 1, Math.floor((decA + decB) / 2 + 90))
-    bandOf[i] = band
-    cellOf[i] = cell
-    radiusKm[band] = Math.max(radiusKm[band]!, r)
-    spreadDeg[band] = Math.max(spreadDeg[band]!, Math.abs(decA - decB) / 2)
-    counts[band]![cell + 1]!++
-  }
-  const bands: Band[] = []
-  for (let band = 0; band < BAND_RADII_KM.length; band++) {
-    const start = counts[band]!
-    for (let c = 1; c <= CELLS; c++) start[c]! += start[c - 1]!
-    if (start[CELLS] === 0) continue
-    const members = new Int32Array(start[CELLS]!)
-    const next = start.slice(0, CELLS)
-    for (let i = 0; i < n; i++) if (smooth[i] === 1 && bandOf[i] === band) members[next[cellOf[i]!]!++] = i
-    bands.push({ radiusKm: radiusKm[band]!, spreadDeg: spreadDeg[band]!, members, start })
-  }
-  return bands
-}
 
 /**
  * Satellite `i`'s speed (km/s) between two tables: the two ends' speeds blended
@@ -254,7 +135,7 @@ export class NearbyEngine {
   private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
   private readonly oneOffsWithoutTables: boolean
 
-  constructor({ maxTables = 4, defer = (fn) => setTimeout(fn, 0), oneOffsWithoutTables = true }: NearbyEngineOptions = {}) {
+  constructor({ maxTables = 4, defer, oneOffsWithoutTables = true }: NearbyEngineOptions) {
     this.maxTables = maxTables
     this.defer = defer
     this.oneOffsWithoutTables = oneOffsWithoutTables
@@ -345,29 +226,20 @@ export class NearbyEngine {
     const oneOff = this.oneOffsWithoutTables && !this.ready(catalog, gridMs, onGrid) && this.firstAsk(catalog, gridMs)
     const gmst = siderealTimeRad(query.instant)
     const sky = skyConditions(query.observer, query.instant, gmst)
-    if (query.visibleOnly && !sky.darkEnough) return { sky, entries: [] }
+    const selection = new NearbySelection(catalog, query, sky, gmst, sunlightTest(sky.sunAu))
+    if (selection.nothingToList) return { sky, entries: [] }
 
     const site = toGeodeticRad(query.observer)
-    const o = geodeticToEcf(site)
-    const sinLat = Math.sin(site.latitude)
-    const cosLat = Math.cos(site.latitude)
-    const sinLon = Math.sin(site.longitude)
-    const cosLon = Math.cos(site.longitude)
+    const { cosG, sinG, observerKm: o } = selection
+    const look = lookAnglesFrom(query.observer)
     // The local vertical (geodetic normal): elevation is the angle above the plane normal to it.
-    const ux = cosLat * cosLon
-    const uy = cosLat * sinLon
-    const uz = sinLat
+    const ux = Math.cos(site.latitude) * Math.cos(site.longitude)
+    const uy = Math.cos(site.latitude) * Math.sin(site.longitude)
+    const uz = Math.sin(site.latitude)
     const scanMinDeg = Math.max(0, query.minElevationDeg - SCAN_SLACK_DEG)
     const sinMin = Math.sin(scanMinDeg / RAD_TO_DEG)
     const sinMin2 = sinMin * sinMin
     const windowed = !(query.azimuthFromDeg === 0 && query.azimuthToDeg === 360)
-    const cosG = Math.cos(gmst)
-    const sinG = Math.sin(gmst)
-    const isSunlit = sunlightTest(sky.sunAu)
-    const magnitudeLimit = query.magnitudeLimit ?? DEFAULT_MAGNITUDE_LIMIT
-    // The Sun, Earth-fixed (the frame of the observer and of the topocentric vectors), km: for phase angles.
-    const sunEcfKm = sunEarthFixedKm(sky.sunAu, cosG, sinG)
-    const standards = standardMagnitudes(catalog)
     const { validity } = catalog
     const entries: NearbyEntry[] = []
     // The observer's geocentric radius and latitude; its geodetic vertical is off the geocentric one by
@@ -377,56 +249,34 @@ export class NearbyEngine {
     const tiltDeg = Math.abs(query.observer.latitudeDeg - geocentricLatDeg)
     const minGeocentricDeg = scanMinDeg - tiltDeg - BAND_SLACK_DEG
 
+    /** Whether interpolated look angles lie within EDGE_KM of deciding otherwise (threshold or window bound). */
+    const nearAnEdge = (angles: { elevationDeg: number; azimuthDeg: number; rangeKm: number }): boolean => {
+      const edgeDeg = (EDGE_KM / angles.rangeKm) * RAD_TO_DEG
+      if (Math.abs(angles.elevationDeg - query.minElevationDeg) < edgeDeg) return true
+      // An azimuth error is the position error over the horizontal distance.
+      const azimuthEdgeDeg = edgeDeg / Math.max(1e-9, Math.cos(angles.elevationDeg / RAD_TO_DEG))
+      return windowed && (angleBetween(angles.azimuthDeg, query.azimuthFromDeg) < azimuthEdgeDeg || angleBetween(angles.azimuthDeg, query.azimuthToDeg) < azimuthEdgeDeg)
+    }
+
     /**
-     * The full treatment of one satellite near or above the threshold, given
-     * its TEME position, its speed (km/h) and its topocentric vector
-     * (Earth-fixed, km): look angles as satellite.js's `ecfToLookAngles`
-     * computes them, then the filters. An interpolated state (`exact` false)
-     * that lies within EDGE_KM of deciding otherwise is replaced by SGP4's.
+     * One satellite near or above the threshold, given its TEME position, its
+     * speed (km/h) and its topocentric vector (Earth-fixed, km): the
+     * selection's rule, after two checks an interpolated state (`exact` false)
+     * needs: within EDGE_KM of deciding otherwise it is replaced by SGP4's, and
+     * positionAt's rules (which the exact path has applied) are applied to it,
+     * since it may cross an age limit, a decay instant or a plausible height
+     * between the tables.
      */
-    const consider = (i: number, eciKm: Vector3, speed: number, dx: number, dy: number, dz: number, exact: boolean): void => {
-      const south = sinLat * cosLon * dx + sinLat * sinLon * dy - cosLat * dz
-      const east = -sinLon * dx + cosLon * dy
-      const zenith = cosLat * cosLon * dx + cosLat * sinLon * dy + sinLat * dz
-      const rangeKm = Math.sqrt(south * south + east * east + zenith * zenith)
-      const elevationDeg = Math.asin(zenith / rangeKm) * RAD_TO_DEG
-      let azimuthDeg = (Math.atan2(-east, south) + Math.PI) * RAD_TO_DEG
-      if (azimuthDeg >= 360) azimuthDeg -= 360
-      if (!exact) {
-        const edgeDeg = (EDGE_KM / rangeKm) * RAD_TO_DEG
-        const nearThreshold = Math.abs(elevationDeg - query.minElevationDeg) < edgeDeg
-        // An azimuth error is the position error over the horizontal distance.
-        const azimuthEdgeDeg = edgeDeg / Math.max(1e-9, Math.cos(elevationDeg / RAD_TO_DEG))
-        const nearWindow =
-          windowed && (angleBetween(azimuthDeg, query.azimuthFromDeg) < azimuthEdgeDeg || angleBetween(azimuthDeg, query.azimuthToDeg) < azimuthEdgeDeg)
-        if (nearThreshold || nearWindow) return considerExactly(i)
-      }
-      if (elevationDeg < query.minElevationDeg) return
-      if (!inAzimuthWindow(azimuthDeg, query.azimuthFromDeg, query.azimuthToDeg)) return
+    const consider = (i: number, eciKm: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: boolean): void => {
+      const angles = look(dx, dy, dz)
+      if (!exact && nearAnEdge(angles)) return considerExactly(i)
+      if (!selection.inSight(angles)) return
       const altitudeKm = geodeticHeightKm(eciKm)
-      // positionAt's rules: the exact path has applied them; an interpolated state may cross an age limit,
-      // a decay instant or a plausible height between the tables.
       if (!exact && (!validity.plausibleHeight(i, altitudeKm) || validity.refusalAt(i, catalog.satrecAt(i), t) !== null)) return
-      const sunlit = isSunlit(eciKm)
-      if (query.visibleOnly && !(sunlit && sky.darkEnough)) return
-      // Only for the satellites listed (or, with visible-only, sunlit in a dark sky): the magnitude.
-      const magnitude = sunlit ? earthFixedMagnitude(standards[i]!, o, dx, dy, dz, sunEcfKm) : null
-      const visible = sunlit && sky.darkEnough && magnitude! <= magnitudeLimit
-      if (query.visibleOnly && !visible) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
-      entries.push({
-        satellite: catalog.satellites[i]!,
-        latitudeDeg: geo && geo.latitude * RAD_TO_DEG,
-        longitudeDeg: geo && geo.longitude * RAD_TO_DEG,
-        altitudeKm,
-        speedKmH: speed,
-        azimuthDeg,
-        elevationDeg,
-        rangeKm,
-        sunlit,
-        magnitude,
-        visible,
-      })
+      const fix = { eciKm, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
+      const entry = selection.entry(i, fix, angles)
+      if (entry) entries.push(entry)
     }
 
     /** SGP4 for satellite `i` at the requested instant, then the full treatment. */
@@ -457,15 +307,7 @@ export class NearbyEngine {
     const weights = hermiteWeights((t - gridMs) / TABLE_STEP_MS, TABLE_STEP_MS / 1000)
     const scan: Scan = { weights, cosG, sinG, ox: o.x, oy: o.y, oz: o.z, ux, uy, uz, sinMin2 }
     const found = this.scratch(catalog.size)
-    let count = 0
-    for (const band of bands) {
-      const reach = (rhoKm * Math.cos(minGeocentricDeg / RAD_TO_DEG)) / (band.radiusKm + BAND_RADIUS_SLACK_KM)
-      if (reach >= 1) continue // the whole band is below the threshold
-      const gammaDeg = Math.acos(reach) * RAD_TO_DEG - minGeocentricDeg + band.spreadDeg + BAND_SLACK_DEG
-      const first = Math.max(0, Math.floor(geocentricLatDeg - gammaDeg + 90))
-      const last = Math.min(CELLS - 1, Math.floor(geocentricLatDeg + gammaDeg + 90))
-      if (first <= last) count = scanAbove(a, b, band.members, band.start[first]!, band.start[last + 1]!, scan, found, count)
-    }
+    const count = scanBands(bands, a, b, scan, { rhoKm, geocentricLatDeg, minGeocentricDeg }, found)
     const s = new Float64Array(6)
     for (let k = 0; k < count; k++) {
       const i = found[k]!
