@@ -74,6 +74,18 @@ describe('the docs', () => {
     expect(citing).toEqual([])
   })
 
+  test('every source, test or script file the docs name (`src/…`, `test/…`, `scripts/…`, `bench/…`) exists', () => {
+    const missing: string[] = []
+    for (const file of DOCS) {
+      const text = readFileSync(join(ROOT, file), 'utf8')
+      for (const match of text.matchAll(/`((?:src|test|scripts|bench|deploy)\/[\w./-]+)`/g)) {
+        const path = match[1]!.replace(/[.,]$/, '')
+        if (!existsSync(join(ROOT, path))) missing.push(`${file}: ${path}`)
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
   test('the README is a page for users: at most 300 lines', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThanOrEqual(300)
   })
