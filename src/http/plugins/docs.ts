@@ -2,10 +2,12 @@
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { requestPath } from './edge.ts'
+import { scalarBundle } from '../../io/scalar.ts'
+import { RepresentationCache } from '../representations/cache.ts'
+import type { CompressionQueue } from '../representations/compression.ts'
+import { blobRepresentation } from '../representations/representation.ts'
 import { type ExamplesFile, withExamples } from './openapi-examples.ts'
 import recordedExamples from './openapi-examples.json'
-import { blobRepresentation, RepresentationCache } from './representations.ts'
-import scalarBundlePath from '../../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
 
 export const DOCS_PATHS = ['/docs', '/openapi', '/swagger'] as const
 export const SPEC_PATH = '/openapi/json'
@@ -45,22 +47,18 @@ const docsPage = `<!doctype html>
 </body>
 </html>`
 
-/** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
-const scalarAnswers = new RepresentationCache<object>('public, max-age=86400')
-const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', Bun.file(scalarBundlePath))
-
-/** The document the plugin builds (once, then the same object), with the recorded examples and a `servers` entry. */
-const withRecordedExamples = (() => {
-  const made = new WeakMap<object, object>()
-  return (spec: object) => {
-    let decorated = made.get(spec)
-    if (!decorated) made.set(spec, (decorated = withExamples(spec, recordedExamples as ExamplesFile)))
-    return decorated
-  }
-})()
-
 /** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
-export function docs(version: string, dataNote = '') {
+export function docs(version: string, dataNote: string, compression: CompressionQueue) {
+  /** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
+  const scalarAnswers = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=86400' })
+  const scalarAnswer = () => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', scalarBundle())
+  /** The document the plugin builds (once, then the same object), with the recorded examples and a `servers` entry. */
+  const decorated = new WeakMap<object, object>()
+  const withRecordedExamples = (spec: object) => {
+    let shown = decorated.get(spec)
+    if (!shown) decorated.set(spec, (shown = withExamples(spec, recordedExamples as ExamplesFile)))
+    return shown
+  }
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
   const page = ({ request }: { request: Request }) => {
     const path = requestPath(request.url)
@@ -101,7 +99,7 @@ export function docs(version: string, dataNote = '') {
     .get(DOCS_PATHS[0], page, { detail: { hide: true } })
     .get(DOCS_PATHS[1], page, { detail: { hide: true } })
     .get(DOCS_PATHS[2], page, { detail: { hide: true } })
-    .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', () => scalarBundle(version))), {
+    .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', scalarAnswer)), {
       detail: { hide: true },
     })
 }
