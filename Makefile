@@ -105,7 +105,7 @@ test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SH
 	$(BUN) test --timeout 120000
 
 # The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, fuzz), one worker per core; no build, no executable, no Python.
-UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/domain test/http test/io test/fuzz test/service
+UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/fuzz test/service
 test-unit: node_modules/.installed data/prepared.json
 	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
 

@@ -23,7 +23,7 @@ const NOW = Date.UTC(2026, 4, 31, 12)
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 120)
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED)
 
-/** Parameter names of API.md that a route may read without declaring them in a schema. */
+/** Parameter names of docs/contract.md that a route may read without declaring them in a schema. */
 const DOCUMENTED_NAMES = ['time', 'latitude', 'longitude', 'altitude', 'mode', 'group', 'search', 'ids', 'page', 'page-size', 'from', 'to', 'step', 'days', 'GROUP', 'CATNR', 'NAME', 'INTDES', 'FORMAT']
 
 let catalog: Catalog
