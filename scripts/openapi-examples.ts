@@ -56,6 +56,40 @@ const WANTED: Wanted[] = [
   { operation: '/NORAD/elements/gp.php', name: 'invalid', summary: 'A malformed catalog number', request: '/NORAD/elements/gp.php?CATNR=abc' },
   { operation: '/api/v1/service/healthcheck', name: 'ok', summary: 'Healthy', request: '/api/v1/service/healthcheck' },
   { operation: '/api/v1/service/status', name: 'embedded', summary: 'The embedded snapshot, refresh off', request: '/api/v1/service/status' },
+  // The compatible APIs (docs/compat.md), at the same instant ("now" for them).
+  { operation: '/rest/v1/satellite/tle/{id}', name: 'iss', summary: 'N2YO: the ISS TLE', request: '/rest/v1/satellite/tle/25544&apiKey=K' },
+  {
+    operation: '/rest/v1/satellite/positions/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{seconds}',
+    name: 'iss',
+    summary: 'N2YO: two seconds of the ISS seen from Sydney',
+    request: '/rest/v1/satellite/positions/25544/-33.870000/151.210000/0/2/&apiKey=K',
+  },
+  {
+    operation: '/rest/v1/satellite/visualpasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_visibility}',
+    name: 'iss',
+    summary: 'N2YO: visible passes of the ISS over Sydney, 2 days',
+    request: '/rest/v1/satellite/visualpasses/25544/-33.87/151.21/0/2/60?apiKey=K',
+  },
+  {
+    operation: '/rest/v1/satellite/radiopasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_elevation}',
+    name: 'iss',
+    summary: 'N2YO: passes of the ISS over Sydney above 40°, 1 day',
+    request: '/rest/v1/satellite/radiopasses/25544/-33.87/151.21/0/1/40?apiKey=K',
+  },
+  {
+    operation: '/rest/v1/satellite/above/{observer_lat}/{observer_lng}/{observer_alt}/{search_radius}/{category_id}',
+    name: 'stations',
+    summary: 'N2YO: the ISS category within 70° of the zenith over Sydney (none at that instant)',
+    request: '/rest/v1/satellite/above/-33.87/151.21/0/70/2?apiKey=K',
+  },
+  { operation: '/iss-now.json', name: 'now', summary: 'Open Notify: where the ISS is', request: '/iss-now.json' },
+  { operation: '/iss-pass.json', name: 'sydney', summary: 'Open Notify: the next two passes over Sydney', request: '/iss-pass.json?lat=-33.87&lon=151.21&n=2' },
+  { operation: '/astros.json', name: 'unknown', summary: 'Open Notify: the crew (not known here)', request: '/astros.json' },
+  { operation: '/v1/satellites', name: 'list', summary: 'wheretheiss.at: the satellites', request: '/v1/satellites' },
+  { operation: '/v1/satellites/{id}', name: 'iss', summary: 'wheretheiss.at: the ISS', request: '/v1/satellites/25544' },
+  { operation: '/v1/satellites/{id}/positions', name: 'two', summary: 'wheretheiss.at: the ISS at two instants, in miles', request: '/v1/satellites/25544/positions?timestamps=1780185600,1780185660&units=miles' },
+  { operation: '/v1/satellites/{id}/tles', name: 'iss', summary: 'wheretheiss.at: the ISS TLE', request: '/v1/satellites/25544/tles' },
+  { operation: '/v1/coordinates/{coordinates}', name: 'sydney', summary: 'wheretheiss.at: the time zone and country of a point', request: '/v1/coordinates/-33.87,151.21' },
 ]
 
 const app = await examplesApp()
