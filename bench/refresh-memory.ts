@@ -4,7 +4,7 @@
  * (test/fixtures/upstream.ts): the peak RSS of the process (VmHWM), its RSS
  * after the round, the satellites it then holds, the cache it wrote, and a
  * restart from that cache (time to healthy, peak RSS). Only loopback is
- * contacted. Prints one Markdown table (docs/refresh.md quotes it).
+ * contacted. Prints one Markdown table (docs/operations.md quotes it).
  *
  *   bun bench/refresh-memory.ts [--only NAME]
  */

@@ -1,4 +1,4 @@
-/** Conventions that hold everywhere (API.md section 0): errors, 404, 405, HEAD, CORS, healthcheck. */
+/** Conventions that hold everywhere (docs/contract.md section 0): errors, 404, 405, HEAD, CORS, healthcheck. */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../src/http/app.ts'
 import { buildCatalog, type Catalog } from '../src/domain/catalog/catalog.ts'
@@ -56,8 +56,8 @@ describe('errors', () => {
 })
 
 describe('docs', () => {
-  test('/swagger and /openapi serve the page; with a trailing slash they redirect to it', async () => {
-    for (const path of ['/swagger', '/openapi']) {
+  test('/docs, /swagger and /openapi serve the page; with a trailing slash they redirect to it', async () => {
+    for (const path of ['/docs', '/swagger', '/openapi']) {
       const page = await request(app, path)
       expect(page.status).toBe(200)
       expect(page.headers.get('content-type')).toStartWith('text/html')

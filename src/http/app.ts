@@ -3,8 +3,12 @@ import { freshness } from '../domain/orbit/freshness.ts'
 import { Elysia } from 'elysia'
 import type { RefreshStatus } from '../domain/catalog/refresh.ts'
 import type { CatalogStore } from '../domain/catalog/store.ts'
+import { NearbyEngine } from '../domain/nearby/engine.ts'
 import type { Activity } from '../io/memory.ts'
+import { soon } from '../io/schedule.ts'
 import { benchModule } from './routes/bench/index.ts'
+import { compatModule, compatTags } from './routes/compat/index.ts'
+import { COMPAT_FAMILIES, type CompatFamily } from './routes/compat/families.ts'
 import { feedModule } from './routes/feed/index.ts'
 import { nearbyModule } from './routes/nearby/index.ts'
 import { passesModule } from './routes/passes/index.ts'
@@ -52,6 +56,8 @@ export interface AppOptions {
   heavyWork?: HeavyWorkOptions
   /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
   lifecycle?: Lifecycle
+  /** Other APIs' route families to answer too (src/http/routes/compat); default: all of them. */
+  compat?: readonly CompatFamily[]
 }
 
 /** What an operator needs around the API: the access log, metrics and GET /metrics, the rate limit. */
@@ -82,7 +88,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
+export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork, compat = COMPAT_FAMILIES }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
@@ -93,6 +99,8 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
   const httpMetrics = ops.metrics === false ? undefined : new HttpMetrics()
   const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue() }
   const relay = (request: Request): Promise<Response> => app.handle(request)
+  // One nearby engine (and its position tables) for /nearby and the compatible routes that search the sky.
+  const engine = new NearbyEngine({ defer: soon })
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
   // standardHostname off: the router reads the path after the authority however short the Host is
@@ -158,15 +166,16 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
         clock,
       }),
     )
-    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary, context.compression))
+    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary, context.compression, compatTags(compat)))
     .use(satellitesModule(context))
-    .use(nearbyModule(context, { warm }))
+    .use(nearbyModule(context, { warm, engine }))
     .use(passesModule(context))
     .use(tracksModule(context))
     .use(streamModule(context, { trustProxy: ops.trustProxy, ...streams }))
     .use(feedModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
     .use(webModule(context))
+    .use(compatModule(context, { families: compat, engine }))
   if (httpMetrics) {
     app.use(metricsModule(context, { http: httpMetrics, refreshStatus, refreshCounts: ops.refreshCounts, startedAtMs: startedAtMs ?? clock() }))
   }

@@ -26,7 +26,7 @@ import type { CatalogStore } from '../domain/catalog/store.ts'
  * ~155 MB (the new catalogue is built beside the old one, and SGP4 checks every
  * set). So what a round may take is bounded three ways, and the worst a
  * valid-looking upstream can do within them peaks under 180 MB (measured with
- * bench/refresh-memory.ts against the loopback stand-in; docs/refresh.md has
+ * bench/refresh-memory.ts against the loopback stand-in; docs/operations.md has
  * the figures): each body, the payloads held (the round's and those kept from
  * earlier rounds, which the cache file holds too and a start reads back), and
  * the satellites.

@@ -1,5 +1,5 @@
 /**
- * The compiled executable (dist/sattrack) against API.md section 0 and part 1,
+ * The compiled executable (dist/sattrack) against docs/contract.md section 0 and part 1,
  * over real HTTP on a loopback port: command line, startup, every part-1
  * endpoint, errors, HEAD, CORS, --snapshot, PORT/HOST.
  */
@@ -47,7 +47,7 @@ const environmentOf = (pid: number): Record<string, string> =>
 /** For hooks and tests that start processes (bun's default is 5 s, and bunfig's [test] timeout is not read). */
 const SLOW = 30_000
 
-/** Asserts the error body of API.md section 0 and gives its message. */
+/** Asserts the error body of docs/contract.md section 0 and gives its message. */
 function expectErrorBody(reply: { status: number; json: any; headers: Headers; text: string }, status: number): string {
   expect(reply.status).toBe(status)
   expect(mediaType(reply.headers)).toBe(JSON_UTF8)
@@ -257,7 +257,7 @@ describe('HTTP, embedded catalogue', () => {
       const r = await call(base, '/api/v1/satellites/iss')
       const after = Date.now()
       if (r.status === 422) {
-        // Legitimate only when the embedded elements are too old for "now" (API.md: 422).
+        // Legitimate only when the embedded elements are too old for "now" (docs/contract.md: 422).
         expect(expectErrorBody(r, 422)).toStartWith('satellite 25544 has no valid position at')
         console.warn(`iss without time: 422 (${r.json.message})`)
         return
@@ -461,7 +461,7 @@ describe('HTTP, embedded catalogue', () => {
       })
     }
 
-    test('the latitude message states the rule as API.md shows it', async () => {
+    test('the latitude message states the rule as docs/contract.md shows it', async () => {
       const r = await call(base, '/api/v1/satellites/nearby?latitude=91&longitude=0')
       expect(r.json.message).toBe('latitude must be a number between -90 and 90')
     })

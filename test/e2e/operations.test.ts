@@ -240,7 +240,7 @@ describe('a running service (defaults)', () => {
       expect(reply.headers.get('x-content-type-options')).toBe('nosniff')
       expect(reply.headers.get('referrer-policy')).toBe('no-referrer')
     }
-    for (const path of ['/openapi', '/swagger']) {
+    for (const path of ['/docs', '/openapi', '/swagger']) {
       expect((await call(service.url, path)).headers.get('content-security-policy')).toBe(HTML_CONTENT_SECURITY_POLICY)
     }
   })

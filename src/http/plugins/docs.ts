@@ -6,8 +6,10 @@ import { scalarBundle } from '../../io/scalar.ts'
 import { RepresentationCache } from '../representations/cache.ts'
 import type { CompressionQueue } from '../representations/compression.ts'
 import { blobRepresentation } from '../representations/representation.ts'
+import { type ExamplesFile, withExamples } from './openapi-examples.ts'
+import recordedExamples from './openapi-examples.json'
 
-export const DOCS_PATHS = ['/openapi', '/swagger'] as const
+export const DOCS_PATHS = ['/docs', '/openapi', '/swagger'] as const
 export const SPEC_PATH = '/openapi/json'
 const SCALAR_PATH = '/openapi/scalar.js'
 
@@ -45,11 +47,21 @@ const docsPage = `<!doctype html>
 </body>
 </html>`
 
-/** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
-export function docs(version: string, dataNote: string, compression: CompressionQueue) {
+/**
+ * `dataNote`: the data's date and age when the service started (the status endpoint gives it now);
+ * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
+ */
+export function docs(version: string, dataNote: string, compression: CompressionQueue, extraTags: readonly { name: string; description: string }[] = []) {
   /** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
   const scalarAnswers = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=86400' })
   const scalarAnswer = () => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', scalarBundle())
+  /** The document the plugin builds (once, then the same object), with the recorded examples and a `servers` entry. */
+  const decorated = new WeakMap<object, object>()
+  const withRecordedExamples = (spec: object) => {
+    let shown = decorated.get(spec)
+    if (!shown) decorated.set(spec, (shown = withExamples(spec, recordedExamples as ExamplesFile)))
+    return shown
+  }
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
   const page = ({ request }: { request: Request }) => {
     const path = requestPath(request.url)
@@ -57,6 +69,12 @@ export function docs(version: string, dataNote: string, compression: Compression
     return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }
   return new Elysia({ name: 'docs' })
+    // Registered before the plugin, so it runs for the plugin's own route: the document gains the examples.
+    .onAfterHandle(({ request, response }) => {
+      if (requestPath(request.url) === SPEC_PATH && response !== null && typeof response === 'object' && !(response instanceof Response)) {
+        return withRecordedExamples(response)
+      }
+    })
     .use(
       openapi({
         path: '/openapi',
@@ -77,12 +95,13 @@ export function docs(version: string, dataNote: string, compression: Compression
               "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
               (dataNote ? `\n\nAt start: ${dataNote}` : ''),
           },
-          tags: [{ name: 'satellites' }, { name: 'service' }],
+          tags: [{ name: 'satellites' }, { name: 'service' }, ...extraTags],
         },
       }),
     )
     .get(DOCS_PATHS[0], page, { detail: { hide: true } })
     .get(DOCS_PATHS[1], page, { detail: { hide: true } })
+    .get(DOCS_PATHS[2], page, { detail: { hide: true } })
     .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', scalarAnswer)), {
       detail: { hide: true },
     })

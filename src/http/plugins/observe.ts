@@ -18,6 +18,12 @@ export const UNMATCHED_ROUTE = 'unmatched'
 const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
 /** The longest path the access log writes out; longer ones are cut (URLs may reach 8 KB). */
 const MAX_LOGGED_PATH = 1024
+/**
+ * Routes whose path, not only their query, holds an observer's place or an API key (the
+ * N2YO-compatible routes: `…/{observer_lat}/{observer_lng}/…&apiKey=K`; wheretheiss.at's
+ * `/v1/coordinates/{lat},{lon}`): the access log writes their route pattern instead.
+ */
+const PRIVATE_PATH_ROUTE = /\/:(observer_lat|coordinates)(\/|$)|\/rest\/v1\/satellite\/(\*|tle\/:id)$/
 
 /** Request counts and latencies, labelled so that the number of series stays bounded. */
 export class HttpMetrics {
@@ -80,7 +86,7 @@ export function observe({ metrics, accessLog, log = defaultLog, early }: Observe
     if (accessLog) {
       log.access('request', {
         method: request.method,
-        path: path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
+        path: PRIVATE_PATH_ROUTE.test(route) ? route : path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
         route,
         status,
         durationMs: Math.round(seconds * 1e5) / 100,

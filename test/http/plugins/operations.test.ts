@@ -112,7 +112,7 @@ describe('security headers', () => {
 
   test('the docs pages carry the strict CSP; JSON answers none', async () => {
     const app = appWith()
-    for (const path of ['/openapi', '/swagger']) {
+    for (const path of ['/docs', '/openapi', '/swagger']) {
       const { headers } = await request(app, path)
       expect(headers.get('content-type')).toStartWith('text/html')
       expect(headers.get('content-security-policy')).toBe(HTML_CONTENT_SECURITY_POLICY)
