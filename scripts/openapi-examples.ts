@@ -57,12 +57,12 @@ const WANTED: Wanted[] = [
   { operation: '/api/v1/service/healthcheck', name: 'ok', summary: 'Healthy', request: '/api/v1/service/healthcheck' },
   { operation: '/api/v1/service/status', name: 'embedded', summary: 'The embedded snapshot, refresh off', request: '/api/v1/service/status' },
   // The compatible APIs (docs/compat.md), at the same instant ("now" for them).
-  { operation: '/rest/v1/satellite/tle/{id}', name: 'iss', summary: 'N2YO: the ISS TLE', request: '/rest/v1/satellite/tle/25544&apiKey=K' },
+  { operation: '/rest/v1/satellite/tle/{id}', name: 'iss', summary: 'N2YO: the ISS TLE', request: '/rest/v1/satellite/tle/25544?apiKey=K' },
   {
     operation: '/rest/v1/satellite/positions/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{seconds}',
     name: 'iss',
     summary: 'N2YO: two seconds of the ISS seen from Sydney',
-    request: '/rest/v1/satellite/positions/25544/-33.870000/151.210000/0/2/&apiKey=K',
+    request: '/rest/v1/satellite/positions/25544/-33.870000/151.210000/0/2?apiKey=K',
   },
   {
     operation: '/rest/v1/satellite/visualpasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_visibility}',

@@ -59,7 +59,7 @@ export function docs(version: string, dataNote: string, compression: Compression
   const decorated = new WeakMap<object, object>()
   const withRecordedExamples = (spec: object) => {
     let shown = decorated.get(spec)
-    if (!shown) decorated.set(spec, (shown = withExamples(spec, recordedExamples as ExamplesFile)))
+    if (!shown) decorated.set(spec, (shown = withExamples(withDeclaredParameters(spec), recordedExamples as ExamplesFile)))
     return shown
   }
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
@@ -105,4 +105,26 @@ export function docs(version: string, dataNote: string, compression: Compression
     .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', scalarAnswer)), {
       detail: { hide: true },
     })
+}
+
+/**
+ * Parameters a route declares itself, in its detail's `x-parameters` (the
+ * compatible APIs, which read their own parameters): Elysia's document lists
+ * only the path parameters of a route that has any, so the declared ones
+ * replace those of the same name and join the others.
+ */
+function withDeclaredParameters(spec: object): object {
+  const paths = (spec as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {}
+  const out: Record<string, Record<string, Record<string, unknown>>> = {}
+  for (const [path, operations] of Object.entries(paths)) {
+    out[path] = Object.fromEntries(
+      Object.entries(operations).map(([method, operation]) => {
+        const { 'x-parameters': declared, ...rest } = operation as { 'x-parameters'?: { name: string }[] }
+        if (!declared) return [method, operation]
+        const derived = ((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name))
+        return [method, { ...rest, parameters: [...derived, ...declared] }]
+      }),
+    )
+  }
+  return { ...spec, paths: out }
 }

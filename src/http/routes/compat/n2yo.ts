@@ -361,7 +361,7 @@ export function n2yoModule(context: ModuleContext, engine: NearbyEngine) {
       detail: {
         tags: ['n2yo'],
         ...DESCRIPTIONS[endpoint],
-        parameters: [{ name: 'apiKey', in: 'query', required: false, schema: { type: 'string' }, description: 'Accepted and ignored (any value, or none); N2YO clients also glue `&apiKey=…` to the path, which works too' }],
+        'x-parameters': [{ name: 'apiKey', in: 'query', required: false, schema: { type: 'string' }, description: 'Accepted and ignored (any value, or none); N2YO clients also glue `&apiKey=…` to the path, which works too' }],
       },
     })
   }

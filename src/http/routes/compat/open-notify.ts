@@ -228,7 +228,7 @@ export function openNotifyModule(context: ModuleContext) {
           summary: 'Open Notify: where the ISS is now',
           description:
             'The sub-satellite point of the ISS at the current second, its coordinates as strings with 4 decimals, as Open Notify sends them. 422 `{"message": "failure", "reason"}` when it has no valid position now (element age, decay).',
-          parameters: [callbackParam],
+          'x-parameters': [callbackParam],
           hide: path !== ISS_NOW_PATHS[0],
         },
       },
@@ -245,7 +245,7 @@ export function openNotifyModule(context: ModuleContext) {
           summary: 'Open Notify: ISS pass times (revived)',
           description:
             'The next `n` passes of the ISS above 10° (no refraction) from the current second, the original rules: a pass in progress now counts as one of the n but is not listed (pyiss and Home Assistant read one result out of n=2 as "the ISS is above"), nor is one of 60 s or less; `risetime` is when it climbs through 10°, `duration` the whole seconds above it. Fewer when the elements give no positions further on (element age, decay). 400 with the original messages for a bad `lat`, `lon`, `alt` or `n`.',
-          parameters: [
+          'x-parameters': [
             { name: 'lat', in: 'query', required: true, schema: { type: 'number', minimum: -90, maximum: 90 }, description: 'Latitude, degrees' },
             { name: 'lon', in: 'query', required: true, schema: { type: 'number', minimum: -180, maximum: 180 }, description: 'Longitude, degrees' },
             { name: 'alt', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 10_000, default: DEFAULT_ALTITUDE_M }, description: 'Altitude, metres' },
@@ -267,7 +267,7 @@ export function openNotifyModule(context: ModuleContext) {
           tags: ['open-notify'],
           summary: 'Open Notify: people in space (unknown here)',
           description: `Answered so that clients reading it with the ISS position (pyiss, Home Assistant's ISS integration) keep working: ${ASTROS_REASON}.`,
-          parameters: [callbackParam],
+          'x-parameters': [callbackParam],
           hide: path !== ASTROS_PATHS[0],
         },
       },

@@ -182,7 +182,7 @@ export function whereTheIssModule(context: ModuleContext) {
           tags: ['wheretheiss'],
           summary: "wheretheiss.at: a satellite's position",
           description: `At \`timestamp\` (Unix seconds; default the current second): sub-satellite point, height, speed, sunlit or eclipsed, footprint, Julian date and the sub-solar point. ${DESCRIPTION_NOTE}`,
-          parameters: [idParam, unitsParam, { name: 'timestamp', in: 'query', required: false, schema: { type: 'number' }, description: 'Unix seconds (1957-10-04..2100-01-01); default now' }],
+          'x-parameters': [idParam, unitsParam, { name: 'timestamp', in: 'query', required: false, schema: { type: 'number' }, description: 'Unix seconds (1957-10-04..2100-01-01); default now' }],
         },
       },
     )
@@ -207,7 +207,7 @@ export function whereTheIssModule(context: ModuleContext) {
           tags: ['wheretheiss'],
           summary: 'wheretheiss.at: positions at several instants',
           description: `One position per instant of \`timestamps\` (1 to ${MAX_TIMESTAMPS} comma-separated Unix seconds), in their order. Any instant without a valid position makes the whole answer a 422. ${DESCRIPTION_NOTE}`,
-          parameters: [idParam, unitsParam, { name: 'timestamps', in: 'query', required: true, schema: { type: 'string', example: '1780185600,1780185660' }, description: `1 to ${MAX_TIMESTAMPS} comma-separated Unix seconds` }],
+          'x-parameters': [idParam, unitsParam, { name: 'timestamps', in: 'query', required: true, schema: { type: 'string', example: '1780185600,1780185660' }, description: `1 to ${MAX_TIMESTAMPS} comma-separated Unix seconds` }],
         },
       },
     )
@@ -239,7 +239,7 @@ export function whereTheIssModule(context: ModuleContext) {
           tags: ['wheretheiss'],
           summary: "wheretheiss.at: a satellite's TLE",
           description: `The element set as published; \`id\` is a string, as wheretheiss.at sends it; \`format=text\` gives the three lines as text/plain. ${DESCRIPTION_NOTE}`,
-          parameters: [idParam, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'text'], default: 'json' }, description: 'json or text' }],
+          'x-parameters': [idParam, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'text'], default: 'json' }, description: 'json or text' }],
           responses: { 200: { description: 'The TLE', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } } },
         },
       },
@@ -267,7 +267,7 @@ export function whereTheIssModule(context: ModuleContext) {
           summary: 'wheretheiss.at: time zone and country at a point',
           description:
             'Answered offline from data shipped with the service: the IANA time zone (a nautical Etc/GMT±N zone at sea) and its offset now, and the ISO 3166-1 alpha-2 code of the territory, `??` at sea. Borders and zones are those of the libraries shipped (docs/compat.md), not a live geocoder.',
-          parameters: [{ name: 'coordinates', in: 'path', required: true, schema: { type: 'string', example: '37.795517,-122.393693' }, description: 'latitude,longitude in degrees' }],
+          'x-parameters': [{ name: 'coordinates', in: 'path', required: true, schema: { type: 'string', example: '37.795517,-122.393693' }, description: 'latitude,longitude in degrees' }],
         },
       },
     )
