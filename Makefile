@@ -10,7 +10,7 @@ export SHARED_SNAPSHOTS
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 
-.PHONY: run test test-unit build build-arm64 dist snapshot install deps-test deps-bench bench typecheck clean
+.PHONY: run test test-unit build build-arm64 dist snapshot install deps-test deps-bench bench bench-refresh typecheck clean
 
 # The commit compiled into builds (--version, sattrack_build_info): short hash, -dirty for a changed tree.
 BUILD_COMMIT = $(shell $(BUN) scripts/dist.ts --print-commit 2>/dev/null || echo unknown)
@@ -64,11 +64,13 @@ dist/SHA256SUMS: node_modules/.installed data/prepared.json $(shell find src -ty
 	$(BUN) scripts/dist.ts
 
 # Test dependencies from Debian: independent astronomy references (Skyfield,
-# PyEphem, python-sgp4) and Chromium for the browser tests (driven by
-# playwright-core; no browser download).
+# PyEphem, python-sgp4), the HTTP libraries the N2YO/Open Notify/wheretheiss.at
+# clients use (requests, aiohttp, dacite: test/reference/compat_clients.py) and
+# Chromium for the browser tests (driven by playwright-core; no browser download).
 deps-test:
 	@missing=""; \
 	$(PYTHON_REF) -c 'import skyfield, ephem, sgp4' 2>/dev/null || missing="$$missing python3-skyfield python3-ephem python3-sgp4"; \
+	$(PYTHON_REF) -c 'import requests, aiohttp, dacite' 2>/dev/null || missing="$$missing python3-requests python3-aiohttp python3-dacite"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium fonts-liberation"; \
 	command -v promtool >/dev/null || missing="$$missing prometheus"; \
 	command -v qemu-aarch64 >/dev/null || missing="$$missing qemu-user"; \
@@ -96,6 +98,10 @@ bench/data/100k/synthetic.tle: node_modules/.installed data/prepared.json bench/
 bench: deps-bench dist/sattrack bench/data/30k/synthetic.tle bench/data/100k/synthetic.tle
 	$(BUN) bench/run.ts
 
+# What a refresh round costs in memory, on dist/sattrack against the loopback stand-in (docs/operations.md quotes it).
+bench-refresh: dist/sattrack
+	$(BUN) bench/refresh-memory.ts
+
 typecheck: node_modules/.installed
 	$(BUN) x tsc -p tsconfig.json
 
@@ -103,7 +109,7 @@ test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SH
 	$(BUN) test --timeout 120000
 
 # The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, fuzz), one worker per core; no build, no executable, no Python.
-UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/domain test/http test/io test/fuzz test/service
+UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/fuzz test/service
 test-unit: node_modules/.installed data/prepared.json
 	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
 

@@ -2,6 +2,7 @@
 import type { ElementFormat } from './domain/catalog/formats.ts'
 import { defaultDataDir } from './io/cache.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './io/log.ts'
+import { type CompatFamily, COMPAT_FAMILIES, parseCompatFamilies } from './http/routes/compat/families.ts'
 import { parseRateLimit, type RateLimit } from './http/plugins/rate-limit.ts'
 import { VERSION } from './io/version.ts'
 
@@ -45,6 +46,8 @@ export interface Config {
   maxStreamsPerClient: number | null
   /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit (`off`). */
   maxElementAgeMs: number | null
+  /** Route families of other APIs answered too (N2YO, Open Notify, wheretheiss.at); empty: none. */
+  compat: CompatFamily[]
   /** Processes serving the port: a number, or `auto` (one per core the process may run on). */
   workers: number | 'auto'
 }
@@ -168,7 +171,7 @@ const OPTIONS: readonly OptionSpec[] = [
     env: ['SATTRACK_SNAPSHOT'],
     valueName: 'PATH',
     description:
-      'element sets to start from in place of the embedded snapshot (newer cached groups still win): a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json',
+      'element sets to start from in place of the embedded snapshot (newer cached groups still win): a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json; read again on SIGHUP (systemctl reload), without a restart',
     default: null,
     defaultText: 'none: the embedded snapshot or the cache',
     parse: nonEmpty,
@@ -339,12 +342,22 @@ const OPTIONS: readonly OptionSpec[] = [
     parse: elementAge,
   },
   {
+    key: 'compat',
+    flag: '--compat',
+    env: ['SATTRACK_COMPAT'],
+    valueName: 'FAMILIES',
+    description: `answer these other APIs' routes too, from the same data (see docs/compat.md): a comma-separated list of ${COMPAT_FAMILIES.join(', ')}, or none`,
+    default: [...COMPAT_FAMILIES],
+    defaultText: COMPAT_FAMILIES.join(','),
+    parse: parseCompatFamilies,
+  },
+  {
     key: 'workers',
     flag: '--workers',
     env: ['SATTRACK_WORKERS'],
     valueName: 'N',
     description:
-      'processes serving the port, each with its own copy of the catalogue (about 100 MB each): a number, or auto (one per core the process may run on); above 1, a supervisor process refreshes and reloads for all of them and replaces any that dies',
+      'processes serving the port, each a whole copy of the service (~85 MB at rest with the 12k catalogue): a number, or auto (one per core the process may run on); above 1, a supervisor process refreshes and reloads for all of them and replaces any that dies (see "Using every core")',
     default: 1,
     parse: workerCount,
   },

@@ -11,8 +11,9 @@ import './io/relaunch.ts'
 import { createApp, type Lifecycle } from './http/app.ts'
 import type { Catalog } from './domain/catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
-import { type CachedGroup, readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
-import { Refresher, redactUrl } from './io/refresh.ts'
+import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
+import type { ElementGroup } from './domain/catalog/groups.ts'
+import { logRefusedSets, Refresher, redactUrl } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
 import { planStart, type StartInputs, type StartPlan, startLogFields } from './domain/catalog/startup.ts'
 import { CatalogStore } from './domain/catalog/store.ts'
@@ -78,7 +79,7 @@ const startLog = worker === null || (worker.slot === 1 && !fromSupervisor)
  * competes with it group by group (see startup.ts). Logs what the start found
  * (once per instance: `startLog`). Exits on a base that cannot be used.
  */
-async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: CachedGroup[] }> {
+async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: ElementGroup[] }> {
   let base: StartInputs['base']
   try {
     base = config.snapshot
@@ -97,7 +98,7 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
   const inputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
   const start = planStart(inputs)
   if (!start.ok) {
-    console.error(`sattrack: ${start.error}`)
+    console.error(`sattrack: ${start.error}${start.examples?.[0] ? ` (first: ${start.examples[0]})` : ''}`)
     process.exit(2)
   }
   const report = start.plan
@@ -113,6 +114,7 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
         examples: report.examples,
       })
     }
+    logRefusedSets(log, 'start', report.refused)
   }
   return { plan: report, inputs, cached: cache.kind === 'ok' ? cache.cache.groups : [] }
 }
@@ -147,6 +149,7 @@ const app = createApp({
   startedAtMs,
   refreshStatus: link ? () => link.refreshStatus() : refresher ? () => refresher.status() : undefined,
   benchRoutes: config.benchRoutes,
+  compat: config.compat,
   warm: true,
   // The test suite checks every answer against its schema; the service does not pay for it per request.
   checkResponses: false,

@@ -132,3 +132,8 @@ export function selfArgs(facts: Omit<ProcessFacts, 'env'>): string[] {
   const compiled = facts.main.startsWith('/$bunfs/')
   return compiled ? [facts.execPath, ...facts.argv.slice(2)] : [facts.execPath, ...facts.execArgv, ...facts.argv.slice(1)]
 }
+
+/** A full, synchronous garbage collection (a pause of ~10 ms on this service's heap). */
+export function collectGarbage(): void {
+  Bun.gc(true)
+}

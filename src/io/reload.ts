@@ -7,7 +7,7 @@ import type { Catalog } from '../domain/catalog/catalog.ts'
 import { planReload } from '../domain/catalog/reload.ts'
 import type { CatalogStore } from '../domain/catalog/store.ts'
 import { log } from './log.ts'
-import { warnIfStale } from './refresh.ts'
+import { logRefusedSets, warnIfStale } from './refresh.ts'
 import { loadSnapshotPath } from './snapshot-files.ts'
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
@@ -23,14 +23,23 @@ export async function reloadSnapshot(store: CatalogStore, path: string, onSwap: 
   }
   const plan = planReload(store.current, file, Date.now())
   if (!plan.ok) {
-    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: plan.error })
+    log.error('reload: --snapshot cannot be used; nothing changed', {
+      path,
+      reason: plan.error,
+      ...(Object.keys(plan.unreadableGroups).length > 0 ? { unreadableGroups: plan.unreadableGroups } : {}),
+      ...(plan.examples.length > 0 ? { examples: plan.examples } : {}),
+    })
     return
   }
   if (plan.warning) log.warn(plan.warning.message, plan.warning.fields)
+  if (Object.keys(plan.unreadableGroups).length > 0) {
+    log.warn('reload: files of --snapshot that cannot be read; their groups keep what they had', { path, unreadableGroups: plan.unreadableGroups })
+  }
   const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
   if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })
+  logRefusedSets(log, 'reload', plan.refused, { path })
   if (!plan.catalog) {
-    log.info('reload: nothing in --snapshot is newer than the catalogue held; nothing changed', { path, ...plan.changes })
+    log.info('reload: --snapshot brings nothing new; nothing swapped', { path, ...plan.changes })
     return
   }
   store.swap(plan.catalog)

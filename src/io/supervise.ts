@@ -8,7 +8,8 @@ import { createServer } from 'node:net'
 import type { Subprocess } from 'bun'
 import { CatalogStore } from '../domain/catalog/store.ts'
 import type { ElementFormat } from '../domain/catalog/formats.ts'
-import { type CachedGroup, readCache, writeCache } from './cache.ts'
+import { readCache, writeCache } from './cache.ts'
+import type { ElementGroup } from '../domain/catalog/groups.ts'
 import { type Admission, Supervisor, type ToSupervisor, type ToWorker, WORKER_ENV, type WorkerProcess, type WorkerSource } from './cluster.ts'
 import { log } from './log.ts'
 import { Refresher, redactUrl } from './refresh.ts'
@@ -78,7 +79,7 @@ export async function supervise({ settings, rate, command }: SuperviseOptions): 
   let store: CatalogStore | undefined
   let refresher: Refresher | null = null
   // The cache's payloads, read while the workers start: the refresh's first round asks for the groups the start took from it conditionally.
-  let cached: CachedGroup[] = []
+  let cached: ElementGroup[] = []
   const cacheRead = readCache(settings.dataDir).then((cache) => {
     if (cache.kind === 'ok') cached = cache.cache.groups
   })

@@ -3,12 +3,12 @@
  * accumulated as requests are answered; the catalogue, refresh and process
  * figures are read at scrape time.
  */
-import { heapStats } from 'bun:jsc'
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import { disabledRefreshStatus, type RefreshStatus } from '../../../domain/catalog/refresh.ts'
 import type { HttpMetrics } from '../../plugins/observe.ts'
 import { CONTENT_TYPE, type Family, quantileOfSorted, render } from '../../plugins/prometheus.ts'
+import { processUsage } from '../../../io/usage.ts'
 import { BUILD_COMMIT, VERSION } from '../../../io/version.ts'
 import type { ModuleContext } from '../common.ts'
 import type { Gathered } from '../../../io/cluster.ts'
@@ -116,7 +116,7 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
       gauge('sattrack_catalog_loaded_timestamp_seconds', 'When the catalogue in use was loaded or swapped in', seconds(catalog.loadedAtMs)),
       gauge(
         'sattrack_catalog_obtained_timestamp_seconds',
-        "When the catalogue's data was obtained upstream (a snapshot's stamp, a fetch time)",
+        "When the catalogue's data was obtained upstream (a snapshot's stamp, a file's time, a fetch): its oldest group's time",
         seconds(catalog.origin.obtainedAtMs),
       ),
       gauge('sattrack_catalog_info', 'Where the catalogue in use came from (embedded, snapshot, cache, refresh)', 1, { source: catalog.origin.source }),
@@ -129,24 +129,21 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
     const lastSuccessMs = status.lastSuccessAt ? Date.parse(status.lastSuccessAt) : 0
     return [
       gauge('sattrack_refresh_enabled', '1 when background refresh is configured', status.enabled ? 1 : 0),
-      counter('sattrack_refresh_successes_total', 'Refresh rounds that succeeded (unchanged data included)', counts.succeeded),
-      counter('sattrack_refresh_failures_total', 'Refresh rounds that failed (the catalogue was kept)', counts.failed),
+      counter('sattrack_refresh_successes_total', 'Refresh rounds that succeeded in every group (unchanged data included)', counts.succeeded),
+      counter('sattrack_refresh_failures_total', 'Refresh rounds in which a group failed (it kept its element sets)', counts.failed),
       gauge('sattrack_refresh_consecutive_failures', 'Refresh rounds failed in a row', status.consecutiveFailures),
-      gauge('sattrack_refresh_last_success_timestamp_seconds', 'End of the last successful refresh round; 0 when none yet', seconds(lastSuccessMs)),
+      gauge('sattrack_refresh_last_success_timestamp_seconds', 'End of the last refresh round that took or confirmed (304) at least one group, even if others failed; 0 when none yet', seconds(lastSuccessMs)),
     ]
   }
 
   const processFamilies = (): Family[] => {
-    const memory = process.memoryUsage()
-    // process.memoryUsage().heapTotal can be below heapUsed in Bun; JSC's own figures are consistent.
-    const heap = heapStats()
-    const cpu = process.cpuUsage()
+    const usage = processUsage()
     return [
-      gauge('process_resident_memory_bytes', 'Resident memory size', memory.rss),
-      gauge('sattrack_js_heap_used_bytes', 'JavaScript heap in use', heap.heapSize),
-      gauge('sattrack_js_heap_total_bytes', 'JavaScript heap reserved', Math.max(heap.heapCapacity, heap.heapSize)),
-      gauge('sattrack_js_external_memory_bytes', 'Memory held outside the JavaScript heap (buffers)', memory.external),
-      counter('process_cpu_seconds_total', 'User and system CPU time spent', (cpu.user + cpu.system) / 1e6),
+      gauge('process_resident_memory_bytes', 'Resident memory size', usage.residentBytes),
+      gauge('sattrack_js_heap_used_bytes', 'JavaScript heap in use', usage.heapUsedBytes),
+      gauge('sattrack_js_heap_total_bytes', 'JavaScript heap reserved', usage.heapTotalBytes),
+      gauge('sattrack_js_external_memory_bytes', 'Memory held outside the JavaScript heap (buffers)', usage.externalBytes),
+      counter('process_cpu_seconds_total', 'User and system CPU time spent', usage.cpuSeconds),
       gauge('process_start_time_seconds', 'When the process started, seconds since 1970', seconds(options.startedAtMs)),
     ]
   }
