@@ -263,16 +263,19 @@ export class NearbyEngine {
      * speed (km/h) and its topocentric vector (Earth-fixed, km): the
      * selection's rule, after two checks an interpolated state (`exact` false)
      * needs: within EDGE_KM of deciding otherwise it is replaced by SGP4's, and
-     * positionAt's rules (which the exact path has applied) are applied to it,
-     * since it may cross an age limit, a decay instant or a plausible height
-     * between the tables.
+     * its height must be plausible (positionAt's rule, which the exact path has
+     * applied), since the path between the tables may leave the range. The
+     * age and decay rules need no check: an interpolated satellite has a
+     * position in both tables, so both ends of the interval are inside its
+     * age window (one span of time) and before any decay (which lasts), and
+     * so is every instant between them.
      */
     const consider = (i: number, eciKm: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: boolean): void => {
       const angles = look(dx, dy, dz)
       if (!exact && nearAnEdge(angles)) return considerExactly(i)
       if (!selection.inSight(angles)) return
       const altitudeKm = geodeticHeightKm(eciKm)
-      if (!exact && (!validity.plausibleHeight(i, altitudeKm) || validity.refusalAt(i, catalog.satrecAt(i), t) !== null)) return
+      if (!exact && !validity.plausibleHeight(i, altitudeKm)) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
       const fix = { eciKm, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
       const entry = selection.entry(i, fix, angles)
