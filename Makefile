@@ -108,8 +108,9 @@ typecheck: node_modules/.installed
 test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SHA256SUMS
 	$(BUN) test --timeout 120000
 
-# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, fuzz), one worker per core; no build, no executable, no Python.
-UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/fuzz test/service
+# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, the docs' examples), one worker per core;
+# no build, no executable, no Python. The property-based fuzz tests (test/fuzz, ~30 s alone) run in make test.
+UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/service
 test-unit: node_modules/.installed data/prepared.json
 	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
 

@@ -86,7 +86,7 @@ const WANTED: Wanted[] = [
   { operation: '/iss-pass.json', name: 'sydney', summary: 'Open Notify: the next two passes over Sydney', request: '/iss-pass.json?lat=-33.87&lon=151.21&n=2' },
   { operation: '/astros.json', name: 'unknown', summary: 'Open Notify: the crew (not known here)', request: '/astros.json' },
   { operation: '/v1/satellites', name: 'list', summary: 'wheretheiss.at: the satellites', request: '/v1/satellites' },
-  { operation: '/v1/satellites/{id}', name: 'iss', summary: 'wheretheiss.at: the ISS', request: '/v1/satellites/25544' },
+  { operation: '/v1/satellites/{id}', name: 'iss', summary: 'wheretheiss.at: the ISS', request: '/v1/satellites/25544?timestamp=1780185600' },
   { operation: '/v1/satellites/{id}/positions', name: 'two', summary: 'wheretheiss.at: the ISS at two instants, in miles', request: '/v1/satellites/25544/positions?timestamps=1780185600,1780185660&units=miles' },
   { operation: '/v1/satellites/{id}/tles', name: 'iss', summary: 'wheretheiss.at: the ISS TLE', request: '/v1/satellites/25544/tles' },
   { operation: '/v1/coordinates/{coordinates}', name: 'sydney', summary: 'wheretheiss.at: the time zone and country of a point', request: '/v1/coordinates/-33.87,151.21' },

@@ -38,7 +38,7 @@ export const TABLE_STEP_MS = 10_000
  * every request that might see it above the threshold.
  */
 const MAX_ROUGHNESS_KM_S = 1e-3
-const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85]
+const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85] as const
 const CHECK_TOLERANCE_KM = 0.0005
 /** Spacing of the search for a position inside an interval whose ends have none. */
 const FLICKER_STEP_MS = 500
