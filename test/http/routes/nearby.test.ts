@@ -186,6 +186,10 @@ describe('GET /api/v1/satellites/nearby', () => {
     ['latitude=&longitude=0', 'latitude must be a number between -90 and 90'],
     ['latitude=0&longitude=Infinity', 'longitude must be a number between -180 and 180'],
     ['latitude=0&longitude=0&time=2100-01-02T00:00:00Z', 'time must be an ISO 8601 instant'],
+    ['latitude=0&longitude=0&frequency=0', 'frequency must be a number between 0.001 and 300000 (MHz)'],
+    ['latitude=0&longitude=0&frequency=300000.1', 'frequency must be a number between 0.001 and 300000 (MHz)'],
+    ['latitude=0&longitude=0&frequency=437e6', 'frequency must be a number between 0.001 and 300000 (MHz)'],
+    ['latitude=0&longitude=0&frequency=', 'frequency must be a number between 0.001 and 300000 (MHz)'],
   ])('%s → 400', async (query, message) => {
     const { status, body } = await nearby(query)
     expect(status).toBe(400)
