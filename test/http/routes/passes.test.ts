@@ -66,10 +66,14 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     let previousEnd = ms(body.metadata.from)
     for (const p of body.data) {
       expect(Object.keys(p).sort()).toEqual(PASS_KEYS)
-      expect(Object.keys(p.rise).sort()).toEqual(['azimuth', 'datetime', 'elevation'])
-      expect(Object.keys(p.set).sort()).toEqual(['azimuth', 'datetime', 'elevation'])
-      expect(Object.keys(p.culmination).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range'])
-      if (p.brightest) expect(Object.keys(p.brightest).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range'])
+      expect(Object.keys(p.rise).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'rangeRate'])
+      expect(Object.keys(p.set).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'rangeRate'])
+      expect(Object.keys(p.culmination).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range', 'rangeRate'])
+      if (p.brightest) expect(Object.keys(p.brightest).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range', 'rangeRate'])
+      // Approaching at the rise, receding at the set, all but still at the culmination (a low orbit: several km/s at the ends).
+      expect(p.rise.rangeRate).toBeLessThan(-1)
+      expect(p.set.rangeRate).toBeGreaterThan(1)
+      expect(Math.abs(p.culmination.rangeRate)).toBeLessThan(0.05)
       // Visible exactly when the brightest moment sunlit in a dark sky is bright enough, and that moment lies in a visible window.
       expect(p.visible).toBe(p.brightest !== null && p.brightest.magnitude <= 4.5)
       if (p.visible) {
@@ -277,6 +281,9 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     ['25544', 'latitude=0&longitude=0&time=1957-10-03T23:59:59Z', 'time must be an ISO 8601 instant'],
     ['25544', 'latitude=0&longitude=0&time=tomorrow', 'time must be an ISO 8601 instant'],
     ['25544', 'latitude=0&longitude=0&days=2&days=3', 'days must be given only once'],
+    ['25544', 'latitude=0&longitude=0&frequency=0.0009', 'frequency must be a number between 0.001 and 300000 (MHz)'],
+    ['25544', 'latitude=0&longitude=0&frequency=-145.8', 'frequency must be a number between 0.001 and 300000 (MHz)'],
+    ['25544', 'latitude=0&longitude=0&format=xml', 'format must be one of json, ics'],
   ])('/%s/passes?%s → 400', async (id, query, message) => {
     const { status, body } = await passes(id, query)
     expect(status).toBe(400)
@@ -298,7 +305,7 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     const { body } = await request(app, '/openapi/json')
     const operation = body.paths['/api/v1/satellites/{noradId}/passes'].get
     expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(
-      ['altitude', 'days', 'elevation-threshold', 'latitude', 'longitude', 'magnitude-limit', 'noradId', 'time', 'visible-only'].sort(),
+      ['altitude', 'days', 'elevation-threshold', 'format', 'frequency', 'latitude', 'longitude', 'magnitude-limit', 'noradId', 'time', 'visible-only'].sort(),
     )
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422', '503'])
     expect(operation.description).toContain('`rise: null`')
