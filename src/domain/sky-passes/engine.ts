@@ -1,0 +1,220 @@
+/**
+ * Passes of many satellites over one observer, fast: the same passes as the
+ * plain loop (reference.ts: `findPasses` over the whole searched time for every
+ * satellite), found by searching only where a pass can be.
+ *
+ * Per satellite:
+ * 1. Validity (validity.ts): no position anywhere in the searched time (the
+ *    elements' age, decay) → listed as such; the age limit or a decay inside
+ *    the searched time → the whole time is searched as the plain loop does.
+ * 2. Visible-only: a near-earth satellite that cannot look as bright as the
+ *    limit from anywhere it can be (brightness-bound.ts) is skipped.
+ * 3. A coarse scan that jumps ahead by how fast the satellite can climb towards
+ *    the observer finds the stretches where it may be above the threshold: from
+ *    the mean elements for near-earth satellites (mean-scan.ts, no
+ *    propagation), from SGP4 states otherwise (state-scan.ts).
+ *    Visible-only: the scan looks only within the range at which the satellite
+ *    can be bright enough (its magnitude at full phase).
+ * 4. Visible-only: stretches that cannot hold a visible moment (no dark sky,
+ *    below the threshold, in the umbra, too faint: screen.ts) are dropped; the
+ *    satellites with a stretch left are scanned again without the range cap,
+ *    and the stretches holding those (whole passes) are searched.
+ * 5. `findPasses` itself runs on each remaining stretch, widened by two grid
+ *    steps and aligned to the grid the whole-time search would use
+ *    (startMs + k·step), so it sees the same samples around every pass and
+ *    finds the same passes, to the bit. A stretch whose search meets an
+ *    instant without a position (SGP4 giving an implausible height) sends the
+ *    satellite to the whole-time search, so such edges are found as there.
+ */
+import type { Catalog } from '../catalog/catalog.ts'
+import { standardMagnitudes } from '../orbit/magnitude.ts'
+import { findPasses, scanStepMs, type TimeSpan } from '../orbit/passes.ts'
+import { BrightnessBound } from './brightness-bound.ts'
+import { meetsAny, possiblyDark } from './darkness.ts'
+import { meanScan } from './mean-scan.ts'
+import { byStart, type SkyPass, type SkyPassesQuery, type SkyPassesResult } from './reference.ts'
+import { mayBeVisible } from './screen.ts'
+import { rangeReachRad, siteOf } from './site.ts'
+import { lowestHeightBoundKm } from '../orbit/validity.ts'
+import { minutesSinceEpoch } from '../orbit/resonance.ts'
+import { constants, type SatRec } from 'satellite.js'
+import { stateScan } from './state-scan.ts'
+
+/** Grid steps added on each side of a stretch before it is searched. */
+const WIDEN_STEPS = 2
+
+/** What the engine did, for tests and benchmarks. */
+export interface SkyPassesStats {
+  satellites: number
+  withoutPosition: number
+  /** Searched over the whole time (validity changes inside it, no mean elements to scan, or a position missing near a pass). */
+  wholeTime: number
+  /** Visible-only: skipped as never bright enough. */
+  tooFaint: number
+  /** Stretches found by the scans, screened out (visible-only), and searched. */
+  stretches: number
+  screenedOut: number
+  searched: number
+}
+
+export interface SkyPassesAnswer extends SkyPassesResult {
+  /** Why the satellites in `withoutPosition` have none: the elements' age or a decay before the searched time. */
+  leftOut: { elementAge: number; decayed: number }
+  stats: SkyPassesStats
+}
+
+/** The catalogue-wide search: yields between satellites (a few ms at most between yields); returns what findSkyPassesPlain returns, and more. */
+export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery): Generator<void, SkyPassesAnswer> {
+  const startMs = Math.round(query.startMs)
+  const endMs = Math.max(startMs, Math.round(query.endMs))
+  const site = siteOf(query.observer, query.minElevationDeg, startMs)
+  const standards = standardMagnitudes(catalog)
+  const dark = query.visibleOnly ? possiblyDark(query.observer, startMs, endMs) : [{ fromMs: startMs, toMs: endMs }]
+  const bound = query.visibleOnly ? new BrightnessBound(site) : null
+  const validity = catalog.validity
+  const stats: SkyPassesStats = { satellites: query.indices.length, withoutPosition: 0, wholeTime: 0, tooFaint: 0, stretches: 0, screenedOut: 0, searched: 0 }
+  const answer: SkyPassesAnswer = { passes: [], withoutPosition: [], noPosition: [], leftOut: { elementAge: 0, decayed: 0 }, stats }
+  const passQuery = (from: number, to: number, index: number) => ({
+    observer: query.observer,
+    startMs: from,
+    endMs: to,
+    minElevationDeg: query.minElevationDeg,
+    brightness: { standardMagnitude: standards[index]!, magnitudeLimit: query.magnitudeLimit },
+  })
+  const keep = (index: number, passes: readonly SkyPass['pass'][]) => {
+    for (const pass of passes) if (!query.visibleOnly || pass.visible.length > 0) answer.passes.push({ index, pass })
+  }
+  const wholeTime = (index: number) => {
+    stats.wholeTime++
+    const search = findPasses(catalog, index, passQuery(startMs, endMs, index))
+    if (!search.anyPosition) {
+      answer.withoutPosition.push(index)
+      stats.withoutPosition++
+    } else if (search.noPosition.length > 0) answer.noPosition.push({ index, spans: search.noPosition })
+    keep(index, search.passes)
+  }
+
+  const stretches: TimeSpan[] = []
+  for (const index of query.indices) {
+    const satrec = catalog.satrecAt(index)
+    // 1. Validity over the searched time.
+    const age = validity.ageWindowOf(index)
+    if (age.toMs < startMs || age.fromMs > endMs) {
+      answer.withoutPosition.push(index)
+      answer.leftOut.elementAge++
+      stats.withoutPosition++
+      yield
+      continue
+    }
+    const decayMs = validity.decayedBy(index, satrec, endMs)
+    if (decayMs !== null && decayMs <= startMs) {
+      answer.withoutPosition.push(index)
+      answer.leftOut.decayed++
+      stats.withoutPosition++
+      yield
+      continue
+    }
+    if (decayMs !== null || age.fromMs > startMs || age.toMs < endMs) {
+      wholeTime(index)
+      yield
+      continue
+    }
+    // 2. Never bright enough; and (visible-only) the range beyond which it is too faint even at full phase.
+    let capRad = Math.PI
+    if (bound) {
+      // Visible needs the magnitude rounded to 0.01 at or below the limit: below limit + 0.005.
+      const target = query.magnitudeLimit + 0.01 - standards[index]!
+      const lowestKm = lowestRadiusKm(satrec, startMs, endMs)
+      capRad = rangeReachRad(site, lowestKm, brightEnoughRangeKm(target))
+      const faint = capRad < 0 || (satrec.method === 'n' && !bound.mayReachOf(satrec, validity.heightCeilingAt(index), startMs, endMs, target))
+      if (faint) {
+        stats.tooFaint++
+        yield
+        continue
+      }
+    }
+    // 3. Where it may be above the threshold (and, visible-only, within that range).
+    stretches.length = 0
+    if (!meanScan(satrec, site, startMs, endMs, stretches, capRad)) stateScan(catalog, index, site, startMs, endMs, stretches, capRad)
+    stats.stretches += stretches.length
+    // 4. Where it may be visible.
+    const kept = query.visibleOnly
+      ? stretches.filter((s) => {
+          const may =
+            meetsAny(dark, s.fromMs, s.toMs) &&
+            mayBeVisible(
+              { catalog, index, site, minElevationDeg: query.minElevationDeg, standardMagnitude: standards[index]!, magnitudeLimit: query.magnitudeLimit, dark },
+              s.fromMs,
+              s.toMs,
+            )
+          if (!may) stats.screenedOut++
+          return may
+        })
+      : stretches
+    // A visible moment lies in a kept stretch, and its pass in a stretch of the uncapped scan that meets it: those are searched.
+    let whole = kept
+    if (capRad < Math.PI && kept.length > 0) {
+      const uncapped: TimeSpan[] = []
+      if (!meanScan(satrec, site, startMs, endMs, uncapped)) stateScan(catalog, index, site, startMs, endMs, uncapped)
+      whole = uncapped.filter((u) => kept.some((k) => k.fromMs <= u.toMs && k.toMs >= u.fromMs))
+    }
+    // 5. The search itself, on the grid of the whole-time search.
+    const stepMs = scanStepMs(satrec)
+    const found: SkyPass['pass'][] = []
+    let gap = false
+    for (const window of gridWindows(whole, startMs, endMs, stepMs)) {
+      stats.searched++
+      const search = findPasses(catalog, index, passQuery(window.fromMs, window.toMs, index))
+      if (search.noPosition.length > 0) {
+        gap = true
+        break
+      }
+      found.push(...search.passes)
+    }
+    if (gap) wholeTime(index)
+    else keep(index, found)
+    yield
+  }
+  answer.passes.sort(byStart)
+  answer.withoutPosition.sort((a, b) => a - b)
+  return answer
+}
+
+/**
+ * Stretches widened by WIDEN_STEPS grid steps on each side, their ends moved
+ * out to the grid startMs + k·stepMs (or the searched time's ends), merged
+ * where they meet.
+ */
+export function gridWindows(stretches: readonly TimeSpan[], startMs: number, endMs: number, stepMs: number): TimeSpan[] {
+  const windows: TimeSpan[] = []
+  for (const s of stretches) {
+    const fromMs = Math.max(startMs, startMs + (Math.floor((s.fromMs - startMs) / stepMs) - WIDEN_STEPS) * stepMs)
+    const toMs = Math.min(endMs, startMs + (Math.ceil((s.toMs - startMs) / stepMs) + WIDEN_STEPS) * stepMs)
+    const last = windows.at(-1)
+    if (last && fromMs <= last.toMs) last.toMs = Math.max(last.toMs, toMs)
+    else windows.push({ fromMs, toMs })
+  }
+  return windows
+}
+
+/** The farthest a satellite can be and still look as bright as standard magnitude + `target` (at full phase, F = π), km. */
+export function brightEnoughRangeKm(target: number): number {
+  return 1000 * 10 ** ((target + 2.5 * Math.log10(Math.PI)) / 5)
+}
+
+const POLAR_KM = 6356.752
+const FLOOR_KM = 80
+
+/**
+ * The lowest geocentric radius the satellite can have over [fromMs, toMs], km:
+ * near-earth, from validity.ts's bound on SGP4's lowest point; deep space, 90 %
+ * of the mean perigee radius (the Moon and the Sun move a perigee by far less in days).
+ */
+export function lowestRadiusKm(satrec: SatRec, fromMs: number, toMs: number): number {
+  if (satrec.method === 'n') {
+    const span = Math.max(Math.abs(minutesSinceEpoch(satrec, fromMs)), Math.abs(minutesSinceEpoch(satrec, toMs)))
+    return POLAR_KM + Math.max(FLOOR_KM, lowestHeightBoundKm(satrec, span, true))
+  }
+  const a = Math.cbrt((constants.xke / satrec.no) ** 2) * constants.earthRadius
+  return Math.max(POLAR_KM + FLOOR_KM, 0.9 * a * (1 - satrec.ecco))
+}
