@@ -8,6 +8,7 @@ import { benchModule } from './routes/bench/index.ts'
 import { feedModule } from './routes/feed/index.ts'
 import { nearbyModule } from './routes/nearby/index.ts'
 import { passesModule } from './routes/passes/index.ts'
+import { skyPassesModule } from './routes/sky-passes/index.ts'
 import { satellitesModule } from './routes/satellites/index.ts'
 import { serviceModule } from './routes/service/index.ts'
 import { type StreamOptions, streamModule } from './routes/stream/index.ts'
@@ -136,6 +137,7 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm }))
     .use(passesModule(context))
+    .use(skyPassesModule(context))
     .use(tracksModule(context))
     .use(streamModule(context, { trustProxy: ops.trustProxy, ...streams }))
     .use(feedModule(context))

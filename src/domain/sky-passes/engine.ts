@@ -3,7 +3,9 @@
  * plain loop (reference.ts: `findPasses` over the whole searched time for every
  * satellite), found by searching only where a pass can be.
  *
- * Per satellite:
+ * First every satellite is classified (steps 1 and 2), and the caller told how
+ * many will be searched (`admit`: it may refuse a search too costly by throwing);
+ * then, per satellite:
  * 1. Validity (validity.ts): no position anywhere in the searched time (the
  *    elements' age, decay) → listed as such; the age limit or a decay inside
  *    the searched time → the whole time is searched as the plain loop does.
@@ -42,6 +44,21 @@ import { stateScan } from './state-scan.ts'
 
 /** Grid steps added on each side of a stretch before it is searched. */
 const WIDEN_STEPS = 2
+/** What phase 1 decides for each satellite. */
+const NO_POSITION = 0
+const WHOLE_TIME = 1
+const TOO_FAINT = 2
+const SCAN = 3
+/** Satellites classified between yields. */
+const PLAN_SLICE = 200
+
+/** How many satellites a search will look at, told before the searches start (the caller may refuse by throwing). */
+export interface SkyPassesPlan {
+  /** Satellites with a position somewhere in the searched time. */
+  withPosition: number
+  /** Of those, the ones that will be scanned and searched (visible-only: those that can be bright enough). */
+  candidates: number
+}
 
 /** What the engine did, for tests and benchmarks. */
 export interface SkyPassesStats {
@@ -64,7 +81,7 @@ export interface SkyPassesAnswer extends SkyPassesResult {
 }
 
 /** The catalogue-wide search: yields between satellites (a few ms at most between yields); returns what findSkyPassesPlain returns, and more. */
-export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery): Generator<void, SkyPassesAnswer> {
+export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit?: (plan: SkyPassesPlan) => void }): Generator<void, SkyPassesAnswer> {
   const startMs = Math.round(query.startMs)
   const endMs = Math.max(startMs, Math.round(query.endMs))
   const site = siteOf(query.observer, query.minElevationDeg, startMs)
@@ -94,45 +111,60 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery): Generat
     keep(index, search.passes)
   }
 
-  const stretches: TimeSpan[] = []
-  for (const index of query.indices) {
+  // Phase 1, per satellite: validity over the searched time, then (visible-only) the brightness bound.
+  const n = query.indices.length
+  const plan = new Uint8Array(n)
+  const caps = new Float64Array(n).fill(Math.PI)
+  let candidates = 0
+  for (let k = 0; k < n; k++) {
+    const index = query.indices[k]!
     const satrec = catalog.satrecAt(index)
-    // 1. Validity over the searched time.
     const age = validity.ageWindowOf(index)
+    const decayMs = age.toMs < startMs || age.fromMs > endMs ? null : validity.decayedBy(index, satrec, endMs)
     if (age.toMs < startMs || age.fromMs > endMs) {
-      answer.withoutPosition.push(index)
+      plan[k] = NO_POSITION
       answer.leftOut.elementAge++
-      stats.withoutPosition++
-      yield
-      continue
-    }
-    const decayMs = validity.decayedBy(index, satrec, endMs)
-    if (decayMs !== null && decayMs <= startMs) {
-      answer.withoutPosition.push(index)
+    } else if (decayMs !== null && decayMs <= startMs) {
+      plan[k] = NO_POSITION
       answer.leftOut.decayed++
+    } else if (decayMs !== null || age.fromMs > startMs || age.toMs < endMs) {
+      plan[k] = WHOLE_TIME
+      candidates++
+    } else if (bound) {
+      // Never bright enough; and the range beyond which it is too faint even at full phase.
+      // (Visible needs the magnitude rounded to 0.01 at or below the limit: below limit + 0.005.)
+      const target = query.magnitudeLimit + 0.01 - standards[index]!
+      const capRad = rangeReachRad(site, lowestRadiusKm(satrec, startMs, endMs), brightEnoughRangeKm(target))
+      const faint = capRad < 0 || (satrec.method === 'n' && !bound.mayReachOf(satrec, validity.heightCeilingAt(index), startMs, endMs, target))
+      plan[k] = faint ? TOO_FAINT : SCAN
+      caps[k] = capRad
+      if (faint) stats.tooFaint++
+      else candidates++
+    } else {
+      plan[k] = SCAN
+      candidates++
+    }
+    if (k % PLAN_SLICE === PLAN_SLICE - 1) yield
+  }
+  query.admit?.({ withPosition: n - answer.leftOut.elementAge - answer.leftOut.decayed, candidates })
+
+  // Phase 2: the searches.
+  const stretches: TimeSpan[] = []
+  for (let k = 0; k < n; k++) {
+    const index = query.indices[k]!
+    const satrec = catalog.satrecAt(index)
+    if (plan[k] === NO_POSITION) {
+      answer.withoutPosition.push(index)
       stats.withoutPosition++
-      yield
       continue
     }
-    if (decayMs !== null || age.fromMs > startMs || age.toMs < endMs) {
+    if (plan[k] === TOO_FAINT) continue
+    if (plan[k] === WHOLE_TIME) {
       wholeTime(index)
       yield
       continue
     }
-    // 2. Never bright enough; and (visible-only) the range beyond which it is too faint even at full phase.
-    let capRad = Math.PI
-    if (bound) {
-      // Visible needs the magnitude rounded to 0.01 at or below the limit: below limit + 0.005.
-      const target = query.magnitudeLimit + 0.01 - standards[index]!
-      const lowestKm = lowestRadiusKm(satrec, startMs, endMs)
-      capRad = rangeReachRad(site, lowestKm, brightEnoughRangeKm(target))
-      const faint = capRad < 0 || (satrec.method === 'n' && !bound.mayReachOf(satrec, validity.heightCeilingAt(index), startMs, endMs, target))
-      if (faint) {
-        stats.tooFaint++
-        yield
-        continue
-      }
-    }
+    const capRad = caps[k]!
     // 3. Where it may be above the threshold (and, visible-only, within that range).
     stretches.length = 0
     if (!meanScan(satrec, site, startMs, endMs, stretches, capRad)) stateScan(catalog, index, site, startMs, endMs, stretches, capRad)
@@ -156,7 +188,7 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery): Generat
     if (capRad < Math.PI && kept.length > 0) {
       const uncapped: TimeSpan[] = []
       if (!meanScan(satrec, site, startMs, endMs, uncapped)) stateScan(catalog, index, site, startMs, endMs, uncapped)
-      whole = uncapped.filter((u) => kept.some((k) => k.fromMs <= u.toMs && k.toMs >= u.fromMs))
+      whole = uncapped.filter((u) => kept.some((v) => v.fromMs <= u.toMs && v.toMs >= u.fromMs))
     }
     // 5. The search itself, on the grid of the whole-time search.
     const stepMs = scanStepMs(satrec)
