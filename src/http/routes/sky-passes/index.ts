@@ -18,7 +18,7 @@ export const MAX_HOURS = 48
 export const MAX_PAGE_SIZE = 1000
 export const DEFAULT_PAGE_SIZE = 100
 /** Without visible-only: satellites searched × hours at most (every pass is searched in full: ~0.2-1 ms each). */
-export const MAX_SATELLITE_HOURS = 2_400
+export const MAX_SATELLITE_HOURS = 4_800
 /**
  * Visible-only: satellites that can look bright enough × hours at most, at magnitude-limit 5 and
  * brighter (the whole catalogue for two nights at the default 4.5); each magnitude fainter divides it
