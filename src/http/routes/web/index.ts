@@ -12,6 +12,7 @@ import { ApiError } from '../../plugins/errors.ts'
 import { type Representation, RepresentationCache } from '../../plugins/representations.ts'
 import { webAssets } from '../../../web/build/assets.ts' with { type: 'macro' }
 import type { ModuleContext } from '../common.ts'
+import { findModule } from './find.ts'
 
 const ASSETS = webAssets()
 
@@ -83,6 +84,7 @@ export function webModule({ store }: Pick<ModuleContext, 'store'>) {
   const hide = { detail: { hide: true } }
 
   return new Elysia({ name: 'web' })
+    .use(findModule({ store }))
     .get(
       '/',
       ({ request, set }) => {
