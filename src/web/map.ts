@@ -52,6 +52,9 @@ export class MapView {
 
   show(state: MapState): void {
     this.state = state
+    // The world outline is loaded when the map is first shown, not with the page (most visits start on the sky).
+    const world = this.map.querySelector<SVGImageElement>('image.world')
+    if (world && !world.hasAttribute('href')) world.setAttribute('href', world.dataset.href!)
     this.render()
   }
 
@@ -76,7 +79,7 @@ export class MapView {
     const p = state.position ? mapXY(state.position.latitude, state.position.longitude) : null
     // The view box: the whole world from -180°, or centred on the satellite.
     const left = state.follow && p ? p.x - MAP_WIDTH / 2 : 0
-    this.map.setAttribute('viewBox', `${left.toFixed(1)} 0 ${MAP_WIDTH} ${MAP_HEIGHT}`)
+    this.map.setAttribute('viewBox', `${Number(left.toFixed(1))} 0 ${MAP_WIDTH} ${MAP_HEIGHT}`)
     this.map.dataset.follow = String(state.follow && p !== null)
     this.night.replaceChildren(svg('path', { class: 'night', d: mapPath(nightPolygon(state.instant), true) }))
     this.area.replaceChildren(

@@ -475,7 +475,8 @@ describe('the page in Chromium', () => {
       await page.waitForSelector('#view-map:not([hidden])')
       expect(await page.getAttribute('#tab-map', 'aria-selected')).toBe('true')
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-map')
-      expect(await page.inputValue('#view-map input[name="satellite"]')).toBe(String(firstName.noradId))
+      // The number, and once its name is known, the name with the number in brackets.
+      expect(await page.inputValue('#view-map input[name="satellite"]')).toMatch(new RegExp(`^(${firstName.noradId}|.* \\(${firstName.noradId}\\))$`))
 
       // Tabs follow the arrow keys.
       await tabTo(page, '[role="tab"][aria-selected="true"]')
@@ -630,7 +631,7 @@ describe('the page in Chromium', () => {
     try {
       await page.goto(`${base}${pagePath()}`)
       await waitReady(page, 'sky')
-      for (const view of ['sky', 'map', 'passes'] as const) {
+      for (const view of ['sky', 'tonight', 'map', 'passes'] as const) {
         if (view !== 'sky') {
           await page.tap(`#tab-${view}`)
           await waitReady(page, view)
