@@ -181,7 +181,7 @@ async function expectDrawn(page: Page, expected: number[]) {
   expect(await tableIds(page)).toEqual(expected)
 }
 
-const waitReady = (page: Page, view: 'sky' | 'map' | 'passes') =>
+const waitReady = (page: Page, view: 'sky' | 'tonight' | 'map' | 'passes') =>
   page.waitForSelector(`#view-${view}[data-ready="true"]`, { state: 'attached', timeout: 20_000 })
 
 /** Presses Tab (or Shift+Tab) until the focused element matches `selector`; fails when it is not reachable that way. */

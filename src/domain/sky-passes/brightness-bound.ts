@@ -54,6 +54,8 @@ const FIRST_HEIGHT_KM = 60
 const HEIGHT_RATIO = 1.005
 const LN_RATIO = Math.log(HEIGHT_RATIO)
 const RADIUS_CELL_RAD = 0.2 * DEG
+/** Radius cells remembered per target (heights up to 60 km · 1.005^3000, far beyond any orbit). */
+const CELLS = 3000
 /** The lowest height any position can have (validity.ts FLOOR_KM). */
 const FLOOR_KM = 80
 /** Mean arcs are sampled this often over the searched time for the highest radius. */
@@ -66,8 +68,8 @@ function phaseRatio(phi: number): number {
 }
 
 export class BrightnessBound {
-  /** Per radius cell and target: whether the offset can reach the target. */
-  private readonly decided = new Map<string, boolean>()
+  /** Per target, per radius cell: whether the offset can reach the target (1), cannot (2), or not decided yet (0). */
+  private readonly decided = new Map<number, Uint8Array>()
   private readonly sLo: number
   private readonly rho: number
   private readonly eMin: number
@@ -113,20 +115,26 @@ export class BrightnessBound {
   }
 
   private cellMayReach(k: number, target: number): boolean {
-    const key = `${k}|${target}`
-    let answer = this.decided.get(key)
-    if (answer === undefined) {
-      answer = this.search(POLAR_KM + FIRST_HEIGHT_KM * HEIGHT_RATIO ** k, POLAR_KM + FIRST_HEIGHT_KM * HEIGHT_RATIO ** (k + 1), target)
-      this.decided.set(key, answer)
+    let cells = this.decided.get(target)
+    if (cells === undefined) this.decided.set(target, (cells = new Uint8Array(CELLS)))
+    if (k >= CELLS) return true // beyond ~10 million km: no bound
+    if (cells[k] === 0) {
+      cells[k] = this.search(POLAR_KM + FIRST_HEIGHT_KM * HEIGHT_RATIO ** k, POLAR_KM + FIRST_HEIGHT_KM * HEIGHT_RATIO ** (k + 1), target) ? 1 : 2
     }
-    return answer
+    return cells[k] === 1
   }
 
   /** Branch and bound over (E, Δ) for radii [r1, r2]. */
   private search(r1: number, r2: number, target: number): boolean {
     const rho = this.rho
     if (r1 <= rho * 1.0001) return true // an observer as high as the satellite: no bound
-    const stack: number[] = [this.eMin, Math.PI / 2, 0, Math.PI]
+    // Even at full phase (F = π) the offset is 5·log10(d/1000) − 2.5·log10 π: the range must be at most D, so
+    // (d falling with E, and lowest at r1) the elevation at least where d(E, r1) = D: sin E = (r1² − ρ² − D²) / (2ρD).
+    const farthest = 1000 * 10 ** ((target + 2.5 * Math.log10(Math.PI)) / 5)
+    const sinLowest = (r1 * r1 - rho * rho - farthest * farthest) / (2 * rho * farthest)
+    if (sinLowest > 1) return false
+    const lowest = Math.max(this.eMin, Math.asin(Math.max(-1, sinLowest)))
+    const stack: number[] = [lowest, Math.PI / 2, 0, Math.PI]
     while (stack.length > 0) {
       const a2 = stack.pop()!
       const a1 = stack.pop()!
