@@ -5,8 +5,10 @@
  *   passes at 64 connections (goal: p99 < 50 ms);
  * - the CPU the service spends on 64 requests for 10-day passes whose clients
  *   hang up at once (goal: < 0.3 s in all);
- * - the highest RSS while wrk floods 10,000-point tracks at 64 connections
- *   (goal: ≤ 200 MB).
+ * - the highest RSS while wrk floods each kind of documented request at 64
+ *   connections (tracks as JSON and GeoJSON, passes, the list, a search, the
+ *   GP feed in every format, with and without compression) and while 64
+ *   clients hold position streams (goal: ≤ 200 MB for every one).
  */
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
@@ -26,7 +28,22 @@ export interface Hardening {
   abandonedCpuS: number
   trackRssPeakMb: number
   trackRps: number
+  /** Per flood of FLOODS (and the streams): the highest RSS, MB, and the rate answered. */
+  floods: { name: string; rssPeakMb: number; rps: number }[]
 }
+
+/** Documented requests a flood may be made of: path, and the Accept-Encoding asked for (none: identity). */
+const FLOODS: { name: string; path: string; encoding?: string }[] = [
+  { name: 'the whole list (12k satellites), identity', path: '/api/v1/satellites' },
+  { name: 'the whole list, gzip', path: '/api/v1/satellites', encoding: 'gzip' },
+  { name: 'the whole list, br', path: '/api/v1/satellites', encoding: 'br' },
+  { name: 'a search (name contains "starlink", page of 1000)', path: '/api/v1/satellites?search=starlink&page-size=1000' },
+  { name: 'GP feed, the starlink group (~10k) as TLE', path: '/NORAD/elements/gp.php?GROUP=starlink&FORMAT=tle' },
+  { name: 'GP feed, the starlink group as OMM JSON, gzip', path: '/NORAD/elements/gp.php?GROUP=starlink&FORMAT=json', encoding: 'gzip' },
+  { name: 'GP feed, the starlink group as CSV, br', path: '/NORAD/elements/gp.php?GROUP=starlink&FORMAT=csv', encoding: 'br' },
+  { name: '10,000-point tracks as GeoJSON, gzip', path: '/api/v1/satellites/25544/positions?from=2026-05-30T00:00:00Z&to=2026-06-05T22:39:00Z&step=60&format=geojson', encoding: 'gzip' },
+  { name: 'nearby at a one-off instant', path: '/api/v1/satellites/nearby?latitude=48.85&longitude=2.35&time=2026-05-30T21:03:17.123Z' },
+]
 
 const PASSES_10_DAYS = '/api/v1/satellites/25544/passes?latitude=51.5&longitude=-0.13&days=10&time=2026-05-30T00:00:00Z'
 const TRACK_10K = '/api/v1/satellites/25544/positions?from=2026-05-30T00:00:00Z&to=2026-06-05T22:39:00Z&step=60'
@@ -39,8 +56,9 @@ function cpuSeconds(pid: number): number {
 }
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!
 
-async function flood(url: string, connections: number, seconds: number): Promise<{ rps: number; non2xx: number }> {
-  const proc = Bun.spawn(['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '20s', url], { stdout: 'pipe', stderr: 'pipe' })
+async function flood(url: string, connections: number, seconds: number, encoding?: string): Promise<{ rps: number; non2xx: number }> {
+  const headers = encoding ? ['-H', `Accept-Encoding: ${encoding}`] : []
+  const proc = Bun.spawn(['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '20s', ...headers, url], { stdout: 'pipe', stderr: 'pipe' })
   const out = await new Response(proc.stdout).text()
   await proc.exited
   return { rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]), non2xx: Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0) }
@@ -109,6 +127,33 @@ export async function hardening(server: HardeningServer, seconds: number): Promi
   const track = await flood(`${base}${TRACK_10K}`, 64, seconds)
   clearInterval(sampler)
 
+  // 4. RSS under a flood of each other kind, and with 64 position streams held open.
+  const floods: Hardening['floods'] = []
+  const peakDuring = async (name: string, load: () => Promise<number>) => {
+    let highest = rssMb(server.pid)
+    const sampling = setInterval(() => {
+      highest = Math.max(highest, rssMb(server.pid))
+    }, 100)
+    const rps = await load()
+    clearInterval(sampling)
+    floods.push({ name, rssPeakMb: highest, rps })
+  }
+  for (const f of FLOODS) await peakDuring(f.name, async () => (await flood(`${base}${f.path}`, 64, seconds, f.encoding)).rps)
+  await peakDuring('64 position streams with an observer, held open', async () => {
+    const aborts = Array.from({ length: 64 }, () => new AbortController())
+    const opened = aborts.map(async (abort, i) => {
+      const response = await fetch(`${base}/api/v1/satellites/25544/stream?latitude=${i - 32}&longitude=10`, { signal: abort.signal })
+      const reader = response.body!.getReader()
+      try {
+        for (;;) if ((await reader.read()).done) break
+      } catch {}
+    })
+    await Bun.sleep(seconds * 1000)
+    for (const abort of aborts) abort.abort()
+    await Promise.allSettled(opened)
+    return 0
+  })
+
   return {
     healthP50Ms: quantile(latencies, 0.5),
     healthP99Ms: quantile(latencies, 0.99),
@@ -119,6 +164,7 @@ export async function hardening(server: HardeningServer, seconds: number): Promi
     abandonedCpuS,
     trackRssPeakMb: peak,
     trackRps: track.rps,
+    floods,
   }
 }
 
@@ -131,6 +177,9 @@ export function hardeningTable(h: Hardening): string {
     `| 10-day passes answered meanwhile | ${h.passesRps.toFixed(1)} req/s, ${h.passesRefused} refused (503), RSS ≤ ${h.passesRssPeakMb.toFixed(0)} MB | RSS ≤ 200 MB: ${mark(h.passesRssPeakMb <= 200)} |`,
     `| CPU spent on 64 10-day passes whose clients hung up at once | ${h.abandonedCpuS.toFixed(2)} s | < 0.3 s: ${mark(h.abandonedCpuS < 0.3)} |`,
     `| highest RSS, 10,000-point tracks at 64 connections | ${h.trackRssPeakMb.toFixed(0)} MB (${h.trackRps.toFixed(0)} req/s) | ≤ 200 MB: ${mark(h.trackRssPeakMb <= 200)} |`,
+    ...h.floods.map(
+      (f) => `| highest RSS, ${f.name}${f.rps > 0 ? ' at 64 connections' : ''} | ${f.rssPeakMb.toFixed(0)} MB${f.rps > 0 ? ` (${f.rps.toFixed(0)} req/s)` : ''} | ≤ 200 MB: ${mark(f.rssPeakMb <= 200)} |`,
+    ),
   ].join('\n')
 }
 

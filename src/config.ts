@@ -2,6 +2,7 @@
 import type { ElementFormat } from './domain/catalog/formats.ts'
 import { defaultDataDir } from './io/cache.ts'
 import { LOG_FORMATS, LOG_LEVELS, type LogFormat, type LogLevel } from './io/log.ts'
+import { type CompatFamily, COMPAT_FAMILIES, parseCompatFamilies } from './http/routes/compat/families.ts'
 import { parseRateLimit, type RateLimit } from './http/plugins/rate-limit.ts'
 import { VERSION } from './io/version.ts'
 
@@ -45,6 +46,8 @@ export interface Config {
   maxStreamsPerClient: number | null
   /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit (`off`). */
   maxElementAgeMs: number | null
+  /** Route families of other APIs answered too (N2YO, Open Notify, wheretheiss.at); empty: none. */
+  compat: CompatFamily[]
 }
 
 export type ConfigResult =
@@ -327,6 +330,16 @@ const OPTIONS: readonly OptionSpec[] = [
     default: 30 * 24 * HOUR_MS,
     defaultText: '30d',
     parse: elementAge,
+  },
+  {
+    key: 'compat',
+    flag: '--compat',
+    env: ['SATTRACK_COMPAT'],
+    valueName: 'FAMILIES',
+    description: `answer these other APIs' routes too, from the same data (see docs/compat.md): a comma-separated list of ${COMPAT_FAMILIES.join(', ')}, or none`,
+    default: [...COMPAT_FAMILIES],
+    defaultText: COMPAT_FAMILIES.join(','),
+    parse: parseCompatFamilies,
   },
   {
     key: 'benchRoutes',

@@ -93,6 +93,7 @@ const app = createApp({
   startedAtMs,
   refreshStatus: refresher ? () => refresher.status() : undefined,
   benchRoutes: config.benchRoutes,
+  compat: config.compat,
   warm: true,
   // The test suite checks every answer against its schema; the service does not pay for it per request.
   checkResponses: false,

@@ -3,7 +3,7 @@
  * pointing down only, no cycle anywhere, and a domain that is pure.
  *
  *   src/main.ts   wiring only, and src/config.ts the command line it reads (may import anything)
- *   src/http/     Elysia routes, plugins, answers (may import io, domain)
+ *   src/http/     Elysia routes, plugins, answers (may import io, domain; effects only through io)
  *   src/web/      the page the service serves     (bundled by http)
  *   src/io/       clock, timers, files, network, signals, memory (may import domain)
  *   src/domain/   pure: catalogue, orbits, sky, nearby, passes, search numerics
@@ -43,6 +43,25 @@ function rank(path: string): number {
   return 0
 }
 
+/** What only src/io (and main.ts, which wires it) may do: the clock, timers, disk, network, process, GC; and module-level `let`. */
+const EFFECTS = [
+  /\bDate\.now\b/, /\bperformance\.now\b/, /\bnew Date\(\)/, /\b(set|clear)(Timeout|Interval|Immediate)\b/, /\bqueueMicrotask\b/,
+  /\bBun\.(file|write|gc|spawn|serve|sleep|nanoseconds)\b/, /\bfetch\(/, /\bprocess\./, /from ['"](node:)?(fs|net|http|https|child_process|os)(\/promises)?['"]/,
+  /from ['"]bun:jsc['"]/, /^(let|var) /m,
+  // a module-level container (a table of constants is typed Readonly…)
+  /^(export )?const \w+(: (?!Readonly)[^=]+)? = new (WeakMap|WeakSet|Map|Set|Array)\b/m,
+]
+
+/** `file: pattern` for each effect a layer's source files (comments left out) use. */
+function layerUses(layer: number, include: (path: string) => boolean = () => true): string[] {
+  return sources
+    .filter((path) => rank(path) === layer && include(path))
+    .flatMap((path) => {
+      const code = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
+      return EFFECTS.filter((pattern) => pattern.test(code)).map((pattern) => `${name(path)}: ${pattern}`)
+    })
+}
+
 describe('the source tree', () => {
   test('every source file lives in a layer', () => {
     expect(sources.filter((path) => rank(path) === 0).map(name)).toEqual([])
@@ -79,19 +98,19 @@ describe('the source tree', () => {
   })
 
   test('the domain is pure: no clock, timers, disk, network, process, GC or module-level mutable state', () => {
-    const forbidden = [
-      /\bDate\.now\b/, /\bperformance\.now\b/, /\bnew Date\(\)/, /\bset(Timeout|Interval|Immediate)\b/, /\bqueueMicrotask\b/,
-      /\bBun\.(file|write|gc|spawn|serve|sleep|nanoseconds)\b/, /\bfetch\(/, /\bprocess\./, /from ['"](node:)?(fs|net|http|https|child_process|os)(\/promises)?['"]/,
-      /^(let|var) /m,
-      // a module-level container (a table of constants is typed Readonly…)
-      /^(export )?const \w+(: (?!Readonly)[^=]+)? = new (WeakMap|WeakSet|Map|Set|Array)\b/m,
-    ]
-    const found = sources
-      .filter((path) => rank(path) === 1)
-      .flatMap((path) => {
-        const code = readFileSync(path, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
-        return forbidden.filter((pattern) => pattern.test(code)).map((pattern) => `${name(path)}: ${pattern}`)
-      })
-    expect(found).toEqual([])
+    expect(layerUses(1)).toEqual([])
+  })
+
+  test('the HTTP layer reads the clock, sets timers and touches the disk, process and memory only through src/io; no module-level mutable state', () => {
+    expect(layerUses(3, (path) => name(path).startsWith('src/http/'))).toEqual([])
+  })
+
+  test('plugins and answers (representations) never import routes; routes use them', () => {
+    const wrong = [...graph].flatMap(([from, targets]) =>
+      targets
+        .filter((to) => /^src\/http\/(plugins|representations)\//.test(name(from)) && name(to).startsWith('src/http/routes/'))
+        .map((to) => `${name(from)} → ${name(to)}`),
+    )
+    expect(wrong).toEqual([])
   })
 })

@@ -3,24 +3,33 @@ import { freshness } from '../domain/orbit/freshness.ts'
 import { Elysia } from 'elysia'
 import type { RefreshStatus } from '../domain/catalog/refresh.ts'
 import type { CatalogStore } from '../domain/catalog/store.ts'
+import { NearbyEngine } from '../domain/nearby/engine.ts'
 import type { Activity } from '../io/memory.ts'
+import { soon } from '../io/schedule.ts'
 import { benchModule } from './routes/bench/index.ts'
+import { compatModule, compatTags } from './routes/compat/index.ts'
+import { COMPAT_FAMILIES, type CompatFamily } from './routes/compat/families.ts'
 import { feedModule } from './routes/feed/index.ts'
 import { nearbyModule } from './routes/nearby/index.ts'
 import { passesModule } from './routes/passes/index.ts'
 import { skyPassesModule } from './routes/sky-passes/index.ts'
 import { satellitesModule } from './routes/satellites/index.ts'
-import { serviceModule } from './routes/service/index.ts'
+import { HEALTHCHECK_PATH, serviceModule } from './routes/service/index.ts'
+import { METRICS_PATH, metricsModule, type RefreshCounts } from './routes/metrics/index.ts'
 import { type StreamOptions, streamModule } from './routes/stream/index.ts'
 import { tracksModule } from './routes/tracks/index.ts'
 import { webModule } from './routes/web/index.ts'
 import { docs } from './plugins/docs.ts'
-import { hostProblem, isAbsoluteUrl, relayed, requestPath, shown } from './plugins/edge.ts'
+import { hostProblem, isAbsoluteUrl, requestPath, shown } from './plugins/edge.ts'
 import { ApiError, errors } from './plugins/errors.ts'
-import type { EarlyAnswers } from './plugins/observe.ts'
-import { type OperationsOptions, operations } from './plugins/operations.ts'
+import { limits } from './plugins/limits.ts'
+import { type EarlyAnswers, HttpMetrics, observe } from './plugins/observe.ts'
+import { type RateLimit, RateLimiter } from './plugins/rate-limit.ts'
+import { securityHeaders } from './plugins/security-headers.ts'
+import { now } from '../io/clock.ts'
 import { VERSION } from '../io/version.ts'
 import { HeavyWork, type HeavyWorkOptions } from '../io/heavy-work.ts'
+import { CompressionQueue } from './representations/compression.ts'
 
 export interface AppOptions {
   store: CatalogStore
@@ -36,7 +45,7 @@ export interface AppOptions {
   benchRoutes?: boolean
   /** Prepare the nearby engine's position tables in the background from the start. */
   warm?: boolean
-  /** Access log, /metrics, request limits, security headers (src/http/plugins/operations.ts). */
+  /** Access log, /metrics, request limits. */
   operations?: OperationsOptions
   /** Live position streams: the cap on open streams (default 100) and the heartbeat period (src/http/routes/stream). */
   streams?: StreamOptions
@@ -48,6 +57,22 @@ export interface AppOptions {
   heavyWork?: HeavyWorkOptions
   /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
   lifecycle?: Lifecycle
+  /** Other APIs' route families to answer too (src/http/routes/compat); default: all of them. */
+  compat?: readonly CompatFamily[]
+}
+
+/** What an operator needs around the API: the access log, metrics and GET /metrics, the rate limit. */
+export interface OperationsOptions {
+  /** One log line per request. Default: off. */
+  accessLog?: boolean
+  /** Count requests and serve GET /metrics. Default: on. */
+  metrics?: boolean
+  /** Requests per client and window; null or absent: no limit. */
+  rateLimit?: RateLimit | null
+  /** Identify clients by X-Forwarded-For (behind a proxy that sets it). */
+  trustProxy?: boolean
+  /** Refresh rounds that succeeded and failed (for /metrics). */
+  refreshCounts?: () => RefreshCounts
 }
 
 export interface Lifecycle {
@@ -64,21 +89,26 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork }: AppOptions) {
+export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork, compat = COMPAT_FAMILIES }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
     return routeOf(path)
   }
   const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
-  const early: EarlyAnswers = {}
-  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork) }
+  const early: EarlyAnswers = { relayed: new WeakSet() }
+  const httpMetrics = ops.metrics === false ? undefined : new HttpMetrics()
+  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue() }
   const relay = (request: Request): Promise<Response> => app.handle(request)
+  // One nearby engine (and its position tables) for /nearby and the compatible routes that search the sky.
+  const engine = new NearbyEngine({ defer: soon })
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
   // standardHostname off: the router reads the path after the authority however short the Host is
   // (with the default, a 1-3 character Host made it read from a fixed offset inside the path).
   const app = new Elysia({ normalize: false, handler: { standardHostname: false } })
+    // First: every answer carries them, those given before routing (refusals, preflights) included.
+    .use(securityHeaders())
     // Stopping: an answer completed from now on (a request that was in flight when the stop began
     // included) tells the client the connection ends with it, error or not; Bun then closes it.
     .onError({ as: 'global' }, ({ set }) => {
@@ -90,13 +120,13 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (!host && !isAbsoluteUrl(request.url)) {
         // No Host (HTTP/1.0) or an empty one: Bun hands over the bare request target, which the
         // router cannot read. A copy naming this host is answered instead (and counted, once).
-        relayed.add(request)
+        early.relayed.add(request)
         const answer: Promise<Response> = relay(new Request(`http://localhost${request.url}`, { method: request.method, headers: request.headers, signal: request.signal }))
         return answer
       }
       if (activity) activity.requests++
       // Defaults every answer carries (a Response with its own content-type keeps it).
-      set.headers.date = new Date().toUTCString()
+      set.headers.date = new Date(now()).toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
       set.headers['content-type'] = 'application/json; charset=utf-8'
@@ -104,9 +134,6 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       if (lifecycle?.draining) set.headers.connection = 'close'
       const problem = host === null ? null : hostProblem(host)
       if (problem !== null || (host && !isAbsoluteUrl(request.url))) {
-        // Refused before the security-headers hook runs, so they are set here too.
-        set.headers['x-content-type-options'] = 'nosniff'
-        set.headers['referrer-policy'] = 'no-referrer'
         throw new ApiError(400, `invalid Host header "${shown(host!)}": ${problem ?? 'it must be a host name or address, optionally followed by :port'}`)
       }
       // A preflight on a known path is answered here, with no body and so no content type; anything else
@@ -114,10 +141,8 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
       const route = request.method === 'OPTIONS' ? patternOf(requestPath(request.url)) : undefined
       if (route === undefined) return
       delete set.headers['content-type']
+      // The headers already set (security headers among them) are added to these.
       const headers: Record<string, string> = {
-        // Answered before the security-headers hook runs, so they are set here too.
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
         allow: READ_METHODS.join(', '),
         'access-control-allow-origin': corsOrigin,
         'access-control-allow-methods': READ_METHODS.join(', '),
@@ -132,10 +157,19 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     .onAfterHandle({ as: 'global' }, ({ set }) => {
       if (lifecycle?.draining) set.headers.connection = 'close'
     })
-    .use(operations(context, { ...ops, early, refreshStatus, startedAtMs }))
-    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary))
+    // observe first: requests the limits refuse are timed, counted and logged too.
+    .use(observe({ metrics: httpMetrics, accessLog: ops.accessLog ?? false, early }))
+    .use(
+      limits({
+        rateLimiter: ops.rateLimit ? new RateLimiter(ops.rateLimit) : null,
+        trustProxy: ops.trustProxy,
+        rateLimitExempt: [HEALTHCHECK_PATH, METRICS_PATH],
+        clock,
+      }),
+    )
+    .use(docs(VERSION, freshness(store.current, clock(), { countDecay: false }).summary, context.compression, compatTags(compat)))
     .use(satellitesModule(context))
-    .use(nearbyModule(context, { warm }))
+    .use(nearbyModule(context, { warm, engine }))
     .use(passesModule(context))
     .use(skyPassesModule(context))
     .use(tracksModule(context))
@@ -143,6 +177,10 @@ export function createApp({ store, clock = Date.now, corsOrigin = '*', refreshSt
     .use(feedModule(context))
     .use(serviceModule(context, { refreshStatus, startedAtMs }))
     .use(webModule(context))
+    .use(compatModule(context, { families: compat, engine }))
+  if (httpMetrics) {
+    app.use(metricsModule(context, { http: httpMetrics, refreshStatus, refreshCounts: ops.refreshCounts, startedAtMs: startedAtMs ?? clock() }))
+  }
   if (benchRoutes) app.use(benchModule(context))
   return app
 }

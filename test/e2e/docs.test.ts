@@ -74,7 +74,7 @@ function parameter(path: string, name: string, where: 'query' | 'path') {
 }
 
 describe('docs pages', () => {
-  for (const path of ['/swagger', '/openapi']) {
+  for (const path of ['/docs', '/swagger', '/openapi']) {
     test(`GET ${path} → the docs page, with no absolute URL (nothing from a CDN)`, async () => {
       const r = await call(base, path)
       expect(r.status).toBe(200)
@@ -131,7 +131,7 @@ describe('GET /openapi/json', () => {
     expect(spec.info.title).toBeString()
   })
 
-  test('lists every /api/v1 path of API.md part 1 with GET and its parameters', () => {
+  test('lists every /api/v1 path of docs/contract.md part 1 with GET and its parameters', () => {
     for (const [path, expected] of Object.entries(PART1)) {
       const op = operation(path)
       expect(op.summary ?? op.description).toBeString()
@@ -199,8 +199,36 @@ describe('GET /openapi/json', () => {
     }
   })
 
+  test('has a servers entry relative to itself, and a recorded 200 example on every GET operation', () => {
+    expect(spec.servers?.[0]?.url).toBe('/')
+    for (const [path, item] of Object.entries(spec.paths as Record<string, any>)) {
+      if (!item.get) continue
+      const content = deref(item.get.responses['200']).content ?? {}
+      const examples = Object.values(content).flatMap((media: any) => Object.values(media.examples ?? {}))
+      expect({ path, examples: examples.length > 0 }).toEqual({ path, examples: true })
+    }
+  })
+
+  test('its examples at fixed instants are what this executable answers', async () => {
+    let compared = 0
+    for (const [path, item] of Object.entries(spec.paths as Record<string, any>)) {
+      for (const [status, response] of Object.entries(item.get?.responses ?? {})) {
+        const media = (response as any).content?.['application/json']
+        for (const example of Object.values(media?.examples ?? {}) as { summary: string; value: unknown }[]) {
+          const request = /GET (\S+)$/.exec(example.summary)?.[1]
+          // Answers of "now" (no time, from or a fixed error) differ with the executable's clock.
+          if (!request || !/[?&](time|from)=/.test(request)) continue
+          const r = await call(base, request)
+          expect({ path, request, status: r.status, body: r.json }).toEqual({ path, request, status: Number(status), body: example.value })
+          compared++
+        }
+      }
+    }
+    expect(compared).toBeGreaterThanOrEqual(15)
+  })
+
   test('does not document the docs routes themselves', () => {
-    for (const path of Object.keys(spec.paths)) expect(path).not.toMatch(/^\/(swagger|openapi)/)
+    for (const path of Object.keys(spec.paths)) expect(path).not.toMatch(/^\/(docs|swagger|openapi)/)
   })
 })
 
@@ -282,13 +310,24 @@ describe('the docs page in a real browser (Chromium, headless)', () => {
       for (const summary of ['List all satellites', "A satellite's geoposition", 'Satellites above an observer', 'Health check']) {
         expect(text).toContain(summary)
       }
+      // The request examples name this service (the document's servers entry) and work as they stand.
+      const curls = [...text.matchAll(/^curl '?(http[^' ]+)'?$/gm)].map((m) => m[1]!)
+      expect(curls.length).toBeGreaterThan(0)
+      for (const url of curls) {
+        expect(url.startsWith(`${base}/`)).toBe(true)
+        const answer = await fetch(url)
+        await answer.body?.cancel()
+        // A request for "now" (no time or from) may find the embedded elements too old: 422, as documented.
+        const pinned = /[?&](time|from)=/.test(url)
+        expect({ url, ok: answer.status === 200 || (!pinned && answer.status === 422) }).toEqual({ url, ok: true })
+      }
       const network = requests.filter((r) => !/^(data|blob|about):/.test(r.url))
       expect(network.map((r) => r.url)).toContain(`${base}/openapi/json`)
       const elsewhere = network.filter((r) => new URL(r.url).hostname !== LOOPBACK)
       expect(elsewhere).toEqual([])
       expect(failures).toEqual([])
       expect(pageErrors).toEqual([])
-      console.log(`docs page: ${new Set(network.map((r) => r.url)).size} distinct requests, all to ${LOOPBACK}; screenshot ${SCREENSHOT}`)
+      console.log(`docs page: ${new Set(network.map((r) => r.url)).size} distinct requests, all to ${LOOPBACK}; ${curls.length} curl snippets answered; screenshot ${SCREENSHOT}`)
     } finally {
       await context.close()
       rmSync(profile, { recursive: true, force: true })

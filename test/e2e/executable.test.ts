@@ -1,5 +1,5 @@
 /**
- * The compiled executable (dist/sattrack) against API.md section 0 and part 1,
+ * The compiled executable (dist/sattrack) against docs/contract.md section 0 and part 1,
  * over real HTTP on a loopback port: command line, startup, every part-1
  * endpoint, errors, HEAD, CORS, --snapshot, PORT/HOST.
  */
@@ -47,7 +47,7 @@ const environmentOf = (pid: number): Record<string, string> =>
 /** For hooks and tests that start processes (bun's default is 5 s, and bunfig's [test] timeout is not read). */
 const SLOW = 30_000
 
-/** Asserts the error body of API.md section 0 and gives its message. */
+/** Asserts the error body of docs/contract.md section 0 and gives its message. */
 function expectErrorBody(reply: { status: number; json: any; headers: Headers; text: string }, status: number): string {
   expect(reply.status).toBe(status)
   expect(mediaType(reply.headers)).toBe(JSON_UTF8)
@@ -99,36 +99,61 @@ describe('command line', () => {
     expect(requireExecutable()).toEndWith('dist/sattrack')
   })
 
-  test('--help exits 0 with usage text on stdout', async () => {
+  test('--help: usage on stdout, every option with its SATTRACK_* variable; exit 0', async () => {
     const r = await runToExit(['--help'])
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toContain('Usage: sattrack')
     for (const flag of ['--port', '--host', '--snapshot', '--help', '--version', 'PORT', 'HOST']) expect(r.stdout).toContain(flag)
+    for (const flag of ['--port', '--host', '--log-level', '--log-format', '--access-log', '--metrics', '--rate-limit', '--trust-proxy', '--shutdown-timeout', '--data-dir', '--refresh-url']) {
+      expect(r.stdout).toContain(flag)
+      expect(r.stdout).toContain(`SATTRACK_${flag.slice(2).toUpperCase().replace(/-/g, '_')}`)
+    }
     expect(r.stderr).toBe('')
   }, SLOW)
 
-  test('--version prints the version of package.json', async () => {
+  test('--version: the version of package.json, build commit, runtime, the embedded snapshot stamp and its age; exit 0', async () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
+    const stamp: string = JSON.parse(readFileSync(join(ROOT, 'data/snapshot.json'), 'utf8')).stamp
     const r = await runToExit(['--version'])
     expect(r.exitCode).toBe(0)
-    // Then the build commit, the runtime and the embedded snapshot's stamp (test/e2e/operations.test.ts).
-    expect(r.stdout.trim().split('\n')[0]).toBe(`sattrack ${version}`)
     expect(r.stderr).toBe('')
+    const lines = r.stdout.trim().split('\n')
+    expect(lines[0]).toBe(`sattrack ${version}`)
+    expect(lines[1]).toMatch(/^commit: \S+$/)
+    expect(lines[2]).toMatch(/^runtime: Bun \d+\.\d+\.\d+ \(linux-x64\)$/)
+    // The stamp and its age today: the same days as the status endpoint's freshness.
+    const days = Math.floor((Date.now() - Date.parse(stamp)) / 86_400_000)
+    expect(lines[3]).toBe(
+      `embedded snapshot: ${stamp} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
+    )
+    // Over 14 days old (the status endpoint's `stale`): what to do.
+    expect(lines.slice(4)).toEqual(days > 14 ? ['the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)'] : [])
   }, SLOW)
 
   // Each one would listen on loopback if the argument were accepted: the 10 s
-  // kill then makes the exit code wrong and the test fail.
-  const bad: [string, string[], RegExp][] = [
-    ['an unknown flag', ['--host', LOOPBACK, '--port', '0', '--bogus'], /--bogus/],
-    ['a port that is not a number', ['--host', LOOPBACK, '--port', 'abc'], /port/i],
-    ['a port above 65535', ['--host', LOOPBACK, '--port', '70000'], /port/i],
-    ['a flag without its value', ['--host', LOOPBACK, '--port'], /port/i],
-    ['a --snapshot path that does not exist', ['--host', LOOPBACK, '--port', '0', '--snapshot', '/nonexistent/sattrack-e2e/snap'], /nonexistent/],
-    ['an element-age limit that is not a duration', ['--host', LOOPBACK, '--port', '0', '--max-element-age', 'a-month'], /--max-element-age: .*"a-month"/],
+  // kill then makes the exit code wrong and the test fail. (The messages themselves: test/config.test.ts.)
+  const listen = ['--host', LOOPBACK, '--port', '0']
+  const bad: [string, string[], Record<string, string>, RegExp][] = [
+    ['an unknown flag', [...listen, '--bogus'], {}, /--bogus/],
+    ['a port that is not a number', ['--host', LOOPBACK, '--port', 'abc'], {}, /^sattrack: --port: .*"abc"/],
+    ['a port above 65535', ['--host', LOOPBACK, '--port', '70000'], {}, /port/i],
+    ['a flag without its value', ['--host', LOOPBACK, '--port'], {}, /port/i],
+    ['a --snapshot path that does not exist', [...listen, '--snapshot', '/nonexistent/sattrack-e2e/snap'], {}, /nonexistent/],
+    ['an element-age limit that is not a duration', [...listen, '--max-element-age', 'a-month'], {}, /--max-element-age: .*"a-month"/],
+    ['PORT set to junk in the environment', [], { PORT: 'abc', HOST: LOOPBACK }, /PORT/],
+    ['a log level', [...listen, '--log-level', 'loud'], {}, /^sattrack: --log-level: /],
+    ['a log format', [...listen, '--log-format', 'xml'], {}, /^sattrack: --log-format: /],
+    ['a rate limit', [...listen, '--rate-limit', 'lots'], {}, /^sattrack: --rate-limit: /],
+    ['a shutdown timeout', [...listen, '--shutdown-timeout', 'forever'], {}, /^sattrack: --shutdown-timeout: /],
+    ['a boolean', [...listen, '--access-log=perhaps'], {}, /^sattrack: --access-log: /],
+    ['a log format by variable', listen, { SATTRACK_LOG_FORMAT: 'yaml' }, /^sattrack: SATTRACK_LOG_FORMAT: /],
+    ['a rate limit by variable', listen, { SATTRACK_RATE_LIMIT: '0/min' }, /^sattrack: SATTRACK_RATE_LIMIT: /],
+    ['a boolean by variable', listen, { SATTRACK_METRICS: 'on' }, /^sattrack: SATTRACK_METRICS: /],
+    ['a shutdown timeout by variable', listen, { SATTRACK_SHUTDOWN_TIMEOUT: '-1s' }, /^sattrack: SATTRACK_SHUTDOWN_TIMEOUT: /],
   ]
-  for (const [what, args, mentions] of bad) {
-    test(`${what} (${args.slice(3).join(' ')}): exit 2, one line on stderr`, async () => {
-      const r = await runToExit(args)
+  for (const [what, args, env, mentions] of bad) {
+    test(`${what} (${[...args.slice(args[3] === '0' ? 4 : 2), ...Object.entries(env).map(([k, v]) => `${k}=${v}`)].join(' ')}): exit 2, one line on stderr, nothing on stdout`, async () => {
+      const r = await runToExit(args, childEnv(env))
       expect({ exitCode: r.exitCode, signal: r.signal }).toEqual({ exitCode: 2, signal: null })
       const lines = r.stderr.split('\n').filter((l) => l.trim() !== '')
       expect(lines).toHaveLength(1)
@@ -137,13 +162,6 @@ describe('command line', () => {
       expect(r.stdout).toBe('')
     }, SLOW)
   }
-
-  test('PORT set to junk in the environment: exit 2, one line on stderr', async () => {
-    const r = await runToExit([], childEnv({ PORT: 'abc', HOST: LOOPBACK }))
-    expect(r.exitCode).toBe(2)
-    expect(r.stderr.trim().split('\n')).toHaveLength(1)
-    expect(r.stderr).toContain('PORT')
-  }, SLOW)
 })
 
 describe('HTTP, embedded catalogue', () => {
@@ -239,7 +257,7 @@ describe('HTTP, embedded catalogue', () => {
       const r = await call(base, '/api/v1/satellites/iss')
       const after = Date.now()
       if (r.status === 422) {
-        // Legitimate only when the embedded elements are too old for "now" (API.md: 422).
+        // Legitimate only when the embedded elements are too old for "now" (docs/contract.md: 422).
         expect(expectErrorBody(r, 422)).toStartWith('satellite 25544 has no valid position at')
         console.warn(`iss without time: 422 (${r.json.message})`)
         return
@@ -423,38 +441,19 @@ describe('HTTP, embedded catalogue', () => {
       })
     }
 
-    // [request, the parameter the message must name]
+    // [request, the parameter the message must name]: each kind of parameter once, through the compiled
+    // (minified) build. The rules of each kind, and every route's parameters: test/http/plugins/params.test.ts.
     const badRequests: [string, string][] = [
       ['/api/v1/satellites/nearby?longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=0', 'longitude'],
-      ['/api/v1/satellites/nearby?latitude=91&longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=-180.5', 'longitude'],
       ['/api/v1/satellites/nearby?latitude=10abc&longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=&longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=NaN&longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=Infinity&longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=0x10&longitude=0', 'latitude'],
       ['/api/v1/satellites/nearby?latitude=1&latitude=2&longitude=0', 'latitude'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&altitude=100001', 'altitude'],
       ['/api/v1/satellites/nearby?latitude=0&longitude=0&mode=full', 'mode'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&elevation-threshold=9.9', 'elevation-threshold'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&elevation-threshold=91', 'elevation-threshold'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&azimuth-range-from=-1', 'azimuth-range-from'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&azimuth-range-to=360.5', 'azimuth-range-to'],
       ['/api/v1/satellites/nearby?latitude=0&longitude=0&visible-only=yes', 'visible-only'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&magnitude-limit=dim', 'magnitude-limit'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&magnitude-limit=8.5', 'magnitude-limit'],
-      ['/api/v1/satellites/25544/passes?latitude=0&longitude=0&magnitude-limit=-6', 'magnitude-limit'],
-      ['/api/v1/satellites/nearby?latitude=0&longitude=0&time=now', 'time'],
-      ['/api/v1/satellites/iss?time=2026-05-30T12:00:00', 'time'],
-      ['/api/v1/satellites/iss?time=1957-10-03T23:59:59Z', 'time'],
-      ['/api/v1/satellites/iss?time=2100-01-01T00:00:01Z', 'time'],
+      ['/api/v1/satellites/25544/passes?latitude=0&longitude=0&days=11', 'days'],
       ['/api/v1/satellites/iss?time=2026-02-30T00:00:00Z', 'time'],
-      ['/api/v1/satellites/0/geoposition', 'noradId'],
-      ['/api/v1/satellites/abc/geoposition', 'noradId'],
       ['/api/v1/satellites/1.5/geoposition', 'noradId'],
-      ['/api/v1/satellites/1000000000/geoposition', 'noradId'],
-      ['/api/v1/satellites/25544/geoposition?time=yesterday', 'time'],
+      ['/api/v1/satellites/geoposition?ids=25544,,1', 'ids'],
+      ['/api/v1/satellites?search=', 'search'],
     ]
     for (const [path, parameter] of badRequests) {
       test(`400: ${path}`, async () => {
@@ -462,7 +461,7 @@ describe('HTTP, embedded catalogue', () => {
       })
     }
 
-    test('the latitude message states the rule as API.md shows it', async () => {
+    test('the latitude message states the rule as docs/contract.md shows it', async () => {
       const r = await call(base, '/api/v1/satellites/nearby?latitude=91&longitude=0')
       expect(r.json.message).toBe('latitude must be a number between -90 and 90')
     })

@@ -226,5 +226,5 @@ export function mediaType(headers: Headers): string {
   return (headers.get('content-type') ?? '').toLowerCase().replace(/\s*;\s*/g, '; ').trim()
 }
 
-/** ISO 8601 UTC with milliseconds, as API.md requires for every timestamp. */
+/** ISO 8601 UTC with milliseconds, as docs/contract.md requires for every timestamp. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/

@@ -1,23 +1,22 @@
 /**
  * The executable (dist/sattrack) as an operator runs it: every option by flag
- * and by variable, bad values, --version, JSON and pretty logs, the access log,
+ * and by variable (the command line itself: test/e2e/executable.test.ts), JSON and pretty logs, the access log,
  * /metrics read by promtool, limits over real HTTP (414, 431, 400, 429, bodies
  * on GET), security headers and the docs page's CSP in Chromium, garbage on the
  * socket, and SIGTERM/SIGINT with requests in flight.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { MAX_QUERY_PARAMS, MAX_URL_BYTES } from '../../src/http/plugins/limits.ts'
 import { HTML_CONTENT_SECURITY_POLICY } from '../../src/http/plugins/security-headers.ts'
 import { PROMTOOL, testWith } from '../helpers/tools.ts'
-import { CHROMIUM, CHROMIUM_ARGS, call, childEnv, freePort, LOOPBACK, ROOT, requireChromium, runToExit, type Service, startService } from './harness.ts'
+import { CHROMIUM, CHROMIUM_ARGS, call, freePort, LOOPBACK, requireChromium, type Service, startService } from './harness.ts'
 
 setDefaultTimeout(30_000)
 
-const EMBEDDED_STAMP: string = JSON.parse(readFileSync(join(ROOT, 'data/snapshot.json'), 'utf8')).stamp
 const HEALTH = '/api/v1/service/healthcheck'
 const ISS_AT = '/api/v1/satellites/iss?time=2026-05-30T12:00:00Z'
 
@@ -81,57 +80,6 @@ const sample = (text: string, series: string) => {
   const line = text.split('\n').find((l) => l.startsWith(`${series} `))
   return line === undefined ? undefined : Number(line.slice(series.length + 1))
 }
-
-describe('command line', () => {
-  test('--version: version, build commit, runtime, the embedded snapshot stamp; exit 0', async () => {
-    const { exitCode, stdout, stderr } = await runToExit(['--version'])
-    expect(exitCode).toBe(0)
-    expect(stderr).toBe('')
-    const lines = stdout.trim().split('\n')
-    expect(lines[0]).toMatch(/^sattrack \d+\.\d+\.\d+/)
-    expect(lines[1]).toMatch(/^commit: \S+$/)
-    expect(lines[2]).toMatch(/^runtime: Bun \d+\.\d+\.\d+ \(linux-x64\)$/)
-    // The stamp and its age today: the same days as the status endpoint's freshness.
-    const days = Math.floor((Date.now() - Date.parse(EMBEDDED_STAMP)) / 86_400_000)
-    expect(lines[3]).toBe(
-      `embedded snapshot: ${EMBEDDED_STAMP} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
-    )
-    // Over 14 days old (the status endpoint's `stale`): what to do.
-    expect(lines.slice(4)).toEqual(days > 14 ? ['the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)'] : [])
-  })
-
-  test('--help lists every option with its variable and default; exit 0', async () => {
-    const { exitCode, stdout } = await runToExit(['--help'])
-    expect(exitCode).toBe(0)
-    for (const flag of ['--port', '--host', '--log-level', '--log-format', '--access-log', '--metrics', '--rate-limit', '--trust-proxy', '--shutdown-timeout', '--data-dir', '--refresh-url']) {
-      expect(stdout).toContain(flag)
-      expect(stdout).toContain(`SATTRACK_${flag.slice(2).toUpperCase().replace(/-/g, '_')}`)
-    }
-  })
-
-  test('a bad value, by flag or variable: one line on stderr, nothing on stdout, exit 2', async () => {
-    const cases: [string[], Record<string, string>, string][] = [
-      [['--log-level', 'loud'], {}, '--log-level'],
-      [['--log-format', 'xml'], {}, '--log-format'],
-      [['--rate-limit', 'lots'], {}, '--rate-limit'],
-      [['--shutdown-timeout', 'forever'], {}, '--shutdown-timeout'],
-      [['--access-log=perhaps'], {}, '--access-log'],
-      [['--port', 'http'], {}, '--port'],
-      [[], { SATTRACK_LOG_FORMAT: 'yaml' }, 'SATTRACK_LOG_FORMAT'],
-      [[], { SATTRACK_RATE_LIMIT: '0/min' }, 'SATTRACK_RATE_LIMIT'],
-      [[], { SATTRACK_METRICS: 'on' }, 'SATTRACK_METRICS'],
-      [[], { SATTRACK_SHUTDOWN_TIMEOUT: '-1s' }, 'SATTRACK_SHUTDOWN_TIMEOUT'],
-    ]
-    const results = await Promise.all(cases.map(([args, env]) => runToExit(args, childEnv(env))))
-    results.forEach((result, i) => {
-      const where = cases[i]![2]
-      expect(result.exitCode).toBe(2)
-      expect(result.stdout).toBe('')
-      expect(result.stderr).toStartWith(`sattrack: ${where}: `)
-      expect(result.stderr.trim().split('\n')).toHaveLength(1)
-    })
-  })
-})
 
 describe('every option, by flag and by variable', () => {
   let dataDir: string
@@ -292,7 +240,7 @@ describe('a running service (defaults)', () => {
       expect(reply.headers.get('x-content-type-options')).toBe('nosniff')
       expect(reply.headers.get('referrer-policy')).toBe('no-referrer')
     }
-    for (const path of ['/openapi', '/swagger']) {
+    for (const path of ['/docs', '/openapi', '/swagger']) {
       expect((await call(service.url, path)).headers.get('content-security-policy')).toBe(HTML_CONTENT_SECURITY_POLICY)
     }
   })

@@ -11,6 +11,8 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import { Value } from '@sinclair/typebox/value'
+import type { TSchema } from '@sinclair/typebox'
 import { createApp } from '../../src/http/app.ts'
 import type { Catalog } from '../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../src/domain/catalog/store.ts'
@@ -21,7 +23,7 @@ const NOW = Date.UTC(2026, 4, 31, 12)
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS ?? 120)
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED)
 
-/** Parameter names of API.md that a route may read without declaring them in a schema. */
+/** Parameter names of docs/contract.md that a route may read without declaring them in a schema. */
 const DOCUMENTED_NAMES = ['time', 'latitude', 'longitude', 'altitude', 'mode', 'group', 'search', 'ids', 'page', 'page-size', 'from', 'to', 'step', 'days', 'GROUP', 'CATNR', 'NAME', 'INTDES', 'FORMAT']
 
 let catalog: Catalog
@@ -73,6 +75,8 @@ interface RouteShape {
   queryNames: string[]
   /** Media types the route documents per status (OpenAPI `responses`), e.g. gp.php's text/plain 400. */
   documented: Record<string, string[]>
+  /** The route's own response schemas per status (the compatible APIs' error bodies). */
+  schemas: Record<string, TSchema>
 }
 
 /** What the property needs of an app. */
@@ -88,11 +92,16 @@ function shapes(target: Target): RouteShape[] {
     const key = `${route.method} ${route.path}`
     if (seen.has(key)) continue
     seen.add(key)
-    const hooks = route.hooks as { query?: { properties?: Record<string, unknown> }; detail?: { responses?: Record<string, { content?: object }> } }
+    const hooks = route.hooks as {
+      query?: { properties?: Record<string, unknown> }
+      detail?: { responses?: Record<string, { content?: object }> }
+      response?: Record<string, TSchema>
+    }
     const query = hooks?.query
     const documented = Object.fromEntries(Object.entries(hooks?.detail?.responses ?? {}).map(([status, r]) => [status, Object.keys(r.content ?? {})]))
     out.push({
       documented,
+      schemas: hooks?.response ?? {},
       method: route.method,
       path: route.path,
       pathParams: [...route.path.matchAll(/:([^/]+)/g)].map((m) => m[1]!),
@@ -157,7 +166,9 @@ async function check(target: Target, shape: RouteShape, input: RequestInput): Pr
     } catch {
       throw new Error(`error without the JSON error body: ${where}`)
     }
-    if (body?.statusCode !== response.status || typeof body?.message !== 'string' || body.message === '') {
+    const own = shape.schemas[String(response.status)]
+    const isErrorBody = (b: any) => b?.statusCode === response.status && typeof b?.message === 'string' && b.message !== ''
+    if (own ? !Value.Check(own, body) && !isErrorBody(body) : !isErrorBody(body)) {
       throw new Error(`malformed error body: ${where}`)
     }
   }

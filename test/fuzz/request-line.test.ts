@@ -1,7 +1,8 @@
 /**
  * Property: whatever the request line (method, path) and the headers (Host
  * above all), the service answers below 500 with the JSON error body for an
- * error, routes by the path of the request line (never by an offset into the
+ * error (or, on a route that documents another JSON error body, such as the
+ * N2YO, Open Notify and wheretheiss.at routes, that body), routes by the path of the request line (never by an offset into the
  * URL, whatever the Host's length), refuses a bad Host with 400, an unknown
  * method with 501 (405 on a known path), and counts every answer in /metrics.
  * Through app.handle; test/e2e/edge-fuzz.test.ts sends the same kind of
@@ -11,6 +12,8 @@
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import fc from 'fast-check'
+import type { TSchema } from '@sinclair/typebox'
+import { Value } from '@sinclair/typebox/value'
 import { createApp } from '../../src/http/app.ts'
 import { CatalogStore } from '../../src/domain/catalog/store.ts'
 import { hostProblem, requestPath, requestTarget, STANDARD_METHODS } from '../../src/http/plugins/edge.ts'
@@ -25,11 +28,17 @@ let app: ReturnType<typeof createApp>
 let knownPaths: string[]
 /** The routes' patterns (`:param` matches one segment; a trailing slash allowed, as the router does). */
 let routePatterns: RegExp[]
+/** Each route's pattern (a trailing `*` matching the rest) and its response schemas by status. */
+let routeSchemas: { pattern: RegExp; schemas: Record<string, TSchema> }[]
 beforeAll(async () => {
   app = createApp({ store: new CatalogStore(await embeddedCatalog()), clock: () => NOW, operations: { rateLimit: null } })
   await app.handle(new Request('http://localhost/api/v1/service/healthcheck'))
   knownPaths = [...new Set(app.routes.map((r) => r.path.replace(/:[^/]+/g, '25544')))]
   routePatterns = [...new Set(app.routes.map((r) => r.path))].map((p) => new RegExp(`^${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+')}/?$`))
+  routeSchemas = app.routes.map((r) => ({
+    pattern: new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\/\*$/, '/.*')}/?$`),
+    schemas: ((r.hooks as { response?: Record<string, TSchema> } | undefined)?.response ?? {}) as Record<string, TSchema>,
+  }))
 })
 
 /** Methods: the read methods, the other standard ones, WebDAV and made-up tokens, in any case. */
@@ -185,7 +194,11 @@ describe('request line and headers', () => {
           const textError = mediaType === 'text/plain' && requestPath(request!.url).endsWith('gp.php')
           if (response.status >= 400 && request!.method !== 'HEAD' && !textError) {
             const body = JSON.parse(text)
-            if (body.statusCode !== response.status || typeof body.message !== 'string') throw new Error(`malformed error body: ${where}`)
+            const own = routeSchemas.some(({ pattern, schemas }) => {
+              const schema = schemas[String(response.status)]
+              return schema !== undefined && pattern.test(requestPath(request!.url)) && Value.Check(schema, body)
+            })
+            if (!own && (body.statusCode !== response.status || typeof body.message !== 'string')) throw new Error(`malformed error body: ${where}`)
           }
           if (!badHost && !STANDARD_METHODS.has(request!.method)) {
             const known = routePatterns.some((r) => r.test(requestPath(request!.url)))

@@ -36,7 +36,7 @@ stdout: JSON
 Choices, each independent of the service's code (satellite.js):
 - SGP4: python-sgp4 (Vallado's SGP4, WGS72, opsmode 'i', as Skyfield's EarthSatellite uses),
   called as sat.model.sgp4(jd, fr) with the UTC Julian date.
-- "Has a position" (API.md section 0): SGP4 error code 0, every coordinate finite,
+- "Has a position" (docs/contract.md section 0): SGP4 error code 0, every coordinate finite,
   geodetic (WGS84) height between 0 and 1,000,000 km.
 - Frames: Skyfield's TEME -> GCRS rotation, its WGS84 geodetic latitude/longitude/height
   and its topocentric alt/az of (satellite - observer).  For the whole catalogue the same

@@ -3,7 +3,7 @@
  * `ecfToLookAngles` (topocentric south, east, zenith; then range, elevation
  * and azimuth) with the observer's sines and cosines worked out once instead of
  * once per satellite, and no objects made on the way. The same arithmetic in
- * the same order, so the same answers to the bit (test/domain/nearby/fast-parts.test.ts).
+ * the same order, so the same answers to the bit (test/domain/nearby/look-angles-fast.test.ts).
  */
 import type { LookAngles, Observer } from '../orbit/sky.ts'
 import { toGeodeticRad } from '../orbit/sky.ts'

@@ -2,10 +2,14 @@
 import { openapi } from '@elysiajs/openapi'
 import { Elysia } from 'elysia'
 import { requestPath } from './edge.ts'
-import { blobRepresentation, RepresentationCache } from './representations.ts'
-import scalarBundlePath from '../../../node_modules/@scalar/api-reference/dist/browser/standalone.js' with { type: 'file' }
+import { scalarBundle } from '../../io/scalar.ts'
+import { RepresentationCache } from '../representations/cache.ts'
+import type { CompressionQueue } from '../representations/compression.ts'
+import { blobRepresentation } from '../representations/representation.ts'
+import { type ExamplesFile, withExamples } from './openapi-examples.ts'
+import recordedExamples from './openapi-examples.json'
 
-export const DOCS_PATHS = ['/openapi', '/swagger'] as const
+export const DOCS_PATHS = ['/docs', '/openapi', '/swagger'] as const
 export const SPEC_PATH = '/openapi/json'
 const SCALAR_PATH = '/openapi/scalar.js'
 
@@ -43,12 +47,21 @@ const docsPage = `<!doctype html>
 </body>
 </html>`
 
-/** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
-const scalarAnswers = new RepresentationCache<object>('public, max-age=86400')
-const scalarBundle = (version: string) => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', Bun.file(scalarBundlePath))
-
-/** `dataNote`: the data's date and age when the service started (the status endpoint gives it now). */
-export function docs(version: string, dataNote = '') {
+/**
+ * `dataNote`: the data's date and age when the service started (the status endpoint gives it now);
+ * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
+ */
+export function docs(version: string, dataNote: string, compression: CompressionQueue, extraTags: readonly { name: string; description: string }[] = []) {
+  /** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
+  const scalarAnswers = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=86400' })
+  const scalarAnswer = () => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', scalarBundle())
+  /** The document the plugin builds (once, then the same object), with the recorded examples and a `servers` entry. */
+  const decorated = new WeakMap<object, object>()
+  const withRecordedExamples = (spec: object) => {
+    let shown = decorated.get(spec)
+    if (!shown) decorated.set(spec, (shown = withExamples(withDeclaredParameters(spec), recordedExamples as ExamplesFile)))
+    return shown
+  }
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
   const page = ({ request }: { request: Request }) => {
     const path = requestPath(request.url)
@@ -56,6 +69,12 @@ export function docs(version: string, dataNote = '') {
     return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }
   return new Elysia({ name: 'docs' })
+    // Registered before the plugin, so it runs for the plugin's own route: the document gains the examples.
+    .onAfterHandle(({ request, response }) => {
+      if (requestPath(request.url) === SPEC_PATH && response !== null && typeof response === 'object' && !(response instanceof Response)) {
+        return withRecordedExamples(response)
+      }
+    })
     .use(
       openapi({
         path: '/openapi',
@@ -76,13 +95,36 @@ export function docs(version: string, dataNote = '') {
               "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
               (dataNote ? `\n\nAt start: ${dataNote}` : ''),
           },
-          tags: [{ name: 'satellites' }, { name: 'service' }],
+          tags: [{ name: 'satellites' }, { name: 'service' }, ...extraTags],
         },
       }),
     )
     .get(DOCS_PATHS[0], page, { detail: { hide: true } })
     .get(DOCS_PATHS[1], page, { detail: { hide: true } })
-    .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', () => scalarBundle(version))), {
+    .get(DOCS_PATHS[2], page, { detail: { hide: true } })
+    .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', scalarAnswer)), {
       detail: { hide: true },
     })
+}
+
+/**
+ * Parameters a route declares itself, in its detail's `x-parameters` (the
+ * compatible APIs, which read their own parameters): Elysia's document lists
+ * only the path parameters of a route that has any, so the declared ones
+ * replace those of the same name and join the others.
+ */
+function withDeclaredParameters(spec: object): object {
+  const paths = (spec as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {}
+  const out: Record<string, Record<string, Record<string, unknown>>> = {}
+  for (const [path, operations] of Object.entries(paths)) {
+    out[path] = Object.fromEntries(
+      Object.entries(operations).map(([method, operation]) => {
+        const { 'x-parameters': declared, ...rest } = operation as { 'x-parameters'?: { name: string }[] }
+        if (!declared) return [method, operation]
+        const derived = ((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name))
+        return [method, { ...rest, parameters: [...derived, ...declared] }]
+      }),
+    )
+  }
+  return { ...spec, paths: out }
 }

@@ -70,9 +70,3 @@ export function shown(value: string): string {
   const printable = value.replace(/[^\x20-\x7e]/g, '?')
   return printable.length > 64 ? `${printable.slice(0, 64)}…` : printable
 }
-
-/**
- * Requests answered by handing a copy to the app (no usable Host: see createApp): the copy is
- * observed and counted, the original is not, so each answer counts once.
- */
-export const relayed = new WeakSet<Request>()

@@ -24,7 +24,7 @@ export interface LimitsOptions {
   /** Paths the rate limit does not count (probes and scrapes). */
   rateLimitExempt?: readonly string[]
   /** Now, ms since 1970. */
-  clock?: () => number
+  clock: () => number
 }
 
 
@@ -52,7 +52,7 @@ export function lastForwardedFor(header: string | null): string | null {
 
 const WINDOW_WORDS: Record<number, string> = { 1000: 'second', 60_000: 'minute', 3_600_000: 'hour', 86_400_000: 'day' }
 
-export function limits({ rateLimiter = null, trustProxy = false, rateLimitExempt = [], clock = Date.now }: LimitsOptions = {}) {
+export function limits({ rateLimiter = null, trustProxy = false, rateLimitExempt = [], clock }: LimitsOptions) {
   const exempt = new Set(rateLimitExempt)
   const rate = rateLimiter?.rate
   const budget = rate ? `at most ${rate.limit} requests per ${WINDOW_WORDS[rate.windowMs] ?? `${rate.windowMs / 1000} s`} per client` : ''

@@ -4,8 +4,9 @@
  * access-log line when `--access-log` is on (no query string, no client address).
  */
 import { Elysia, StatusMap } from 'elysia'
+import { monotonicMs } from '../../io/clock.ts'
 import { log as defaultLog } from '../../io/log.ts'
-import { relayed, requestPath } from './edge.ts'
+import { requestPath } from './edge.ts'
 import { CounterVec, type Family, HistogramVec } from './prometheus.ts'
 
 /** Latency buckets, seconds: sub-millisecond cached answers up to multi-second catalogue-wide ones. */
@@ -14,9 +15,15 @@ export const LATENCY_BUCKETS_S = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
 /** The route label of a request no route matched (404, 405, and requests refused before routing: 400, 414, 429). */
 export const UNMATCHED_ROUTE = 'unmatched'
 
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
+const KNOWN_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE'])
 /** The longest path the access log writes out; longer ones are cut (URLs may reach 8 KB). */
 const MAX_LOGGED_PATH = 1024
+/**
+ * Routes whose path, not only their query, holds an observer's place or an API key (the
+ * N2YO-compatible routes: `…/{observer_lat}/{observer_lng}/…&apiKey=K`; wheretheiss.at's
+ * `/v1/coordinates/{lat},{lon}`): the access log writes their route pattern instead.
+ */
+const PRIVATE_PATH_ROUTE = /\/:(observer_lat|coordinates)(\/|$)|\/rest\/v1\/satellite\/(\*|tle\/:id)$/
 
 /** Request counts and latencies, labelled so that the number of series stays bounded. */
 export class HttpMetrics {
@@ -64,17 +71,22 @@ function statusOf(response: unknown, status: number | string | undefined): numbe
 /** Where the app reports an answer it gives before routing (a CORS preflight): no after-response hook sees those. */
 export interface EarlyAnswers {
   count?: (request: Request, route: string, status: number) => void
+  /**
+   * Requests answered by handing a copy to the app (no usable Host: see createApp): the copy is
+   * observed and counted, the original is not, so each answer counts once.
+   */
+  relayed: WeakSet<Request>
 }
 
 export function observe({ metrics, accessLog, log = defaultLog, early }: ObserveOptions & { early?: EarlyAnswers }) {
   const startedAt = new WeakMap<Request, number>()
   const account = (request: Request, route: string, status: number, path: string, started: number | undefined) => {
-    const seconds = started === undefined ? 0 : (performance.now() - started) / 1000
+    const seconds = started === undefined ? 0 : (monotonicMs() - started) / 1000
     metrics?.record(request.method, route, status, seconds)
     if (accessLog) {
       log.access('request', {
         method: request.method,
-        path: path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
+        path: PRIVATE_PATH_ROUTE.test(route) ? route : path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
         route,
         status,
         durationMs: Math.round(seconds * 1e5) / 100,
@@ -84,10 +96,10 @@ export function observe({ metrics, accessLog, log = defaultLog, early }: Observe
   if (early) early.count = (request, route, status) => account(request, route, status, requestPath(request.url), undefined)
   return new Elysia({ name: 'observe' })
     .onRequest(({ request }) => {
-      startedAt.set(request, performance.now())
+      startedAt.set(request, monotonicMs())
     })
     .onAfterResponse({ as: 'global' }, ({ request, route, path, set, response }) => {
-      if (relayed.has(request)) return
+      if (early?.relayed.has(request)) return
       account(request, route || UNMATCHED_ROUTE, statusOf(response, set.status), path || requestPath(request.url), startedAt.get(request))
     })
 }

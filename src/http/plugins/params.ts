@@ -186,17 +186,6 @@ export function unchecked<T extends TSchema>(schema: T): T {
   return Object.defineProperty(schema, 'noValidate', { value: true, enumerable: false })
 }
 
-const specEntries = new WeakMap<Record<string, ParamSpec>, [string, ParamSpec][]>()
-/** A declaration's entries, listed once (parsing runs on every request). */
-function entriesOf(specs: Record<string, ParamSpec>): [string, ParamSpec][] {
-  let entries = specEntries.get(specs)
-  if (!entries) {
-    entries = Object.entries(specs)
-    specEntries.set(specs, entries)
-  }
-  return entries
-}
-
 const isRequired = (spec: ParamSpec) => 'required' in spec && spec.required === true
 
 /**
@@ -220,8 +209,13 @@ export function paramsSchema<S extends Record<string, ParamSpec>>(specs: S) {
  * default, a missing required one is a 400. Undeclared names are ignored.
  */
 export function parseParams<S extends Record<string, ParamSpec>>(specs: S, lookup: (name: string) => readonly string[]): Values<S> {
+  return parseEntries(Object.entries(specs), lookup) as Values<S>
+}
+
+/** `parseParams` over a declaration's entries, listed once by the route (parsing runs on every request). */
+function parseEntries(entries: readonly (readonly [string, ParamSpec])[], lookup: (name: string) => readonly string[]): Record<string, unknown> {
   const values: Record<string, unknown> = {}
-  for (const [name, spec] of entriesOf(specs)) {
+  for (const [name, spec] of entries) {
     const given = lookup(name)
     if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
     if (given.length === 0) {
@@ -231,50 +225,41 @@ export function parseParams<S extends Record<string, ParamSpec>>(specs: S, looku
     }
     values[name] = parseOne(name, spec, given[0]!)
   }
-  return values as Values<S>
+  return values
 }
 
 /**
- * A route's parameters for Elysia: `hooks` (schemas for docs and validation, and
- * a transform that parses strictly before Elysia validates) and `read`, which
- * gives the parsed values their types.
+ * A route's parameters for Elysia: `hooks` (schemas for the docs, and a
+ * transform that parses every value strictly, id lists into numbers, in place)
+ * and `read`, which gives the parsed values their types.
  */
 export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends Record<string, ParamSpec> = {}>(spec: {
   query?: Q
   params?: P
 }) {
-  // Id lists stay in their canonical text form in the query (what the schema validates and documents).
-  const listNames = Object.entries(spec.query ?? {})
-    .filter(([, s]) => s.type === 'ids')
-    .map(([name]) => name)
-  const asText = (values: Record<string, unknown>) => {
-    for (const name of listNames) if (Array.isArray(values[name])) values[name] = (values[name] as number[]).join(',')
-    return values
-  }
+  const pathEntries = spec.params && Object.entries(spec.params)
+  const queryEntries = spec.query && Object.entries(spec.query)
   return {
+    // The values the transform below parsed, with their types: Elysia types a query from its schema, which
+    // documents an id list in its query-string form. (It does not check them again: the schema is NoValidate.)
     // Handlers call it as `read(ctx.query, ctx.params)`, never `read(ctx)`: Elysia's static analysis (Sucrose)
     // parses everything (cookies included) for a handler that hands its whole context to a function.
-    read: (rawQuery: unknown, params?: unknown) => {
-      if (listNames.length === 0) return { query: rawQuery, params } as { query: Values<Q>; params: Values<P> }
-      const query = { ...(rawQuery as Record<string, unknown>) }
-      for (const name of listNames) if (typeof query[name] === 'string') query[name] = (query[name] as string).split(',').map(Number)
-      return { query, params } as unknown as { query: Values<Q>; params: Values<P> }
-    },
+    read: (query: unknown, params?: unknown) => ({ query, params }) as { query: Values<Q>; params: Values<P> },
     hooks: {
       ...(spec.query ? { query: paramsSchema(spec.query) } : {}),
       ...(spec.params ? { params: paramsSchema(spec.params) } : {}),
       // An arrow function with a destructured context: Elysia's static analysis (Sucrose) reads
       // hooks' source to decide what to parse, and chokes on minified method shorthand.
       transform: ({ request, query, params }: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) => {
-        if (spec.params) {
+        if (pathEntries) {
           // Every value is read before any is replaced. Elysia gives null for a segment it cannot
           // decode: parsed as an empty value, it fails its rule with the usual 400.
           const raw = params as Record<string, string | null | undefined>
-          Object.assign(params, parseParams(spec.params, (name) => (raw[name] === undefined ? NONE : [decodePathSegment(raw[name] ?? '')])))
+          Object.assign(params, parseEntries(pathEntries, (name) => (raw[name] === undefined ? NONE : [decodePathSegment(raw[name] ?? '')])))
         }
-        if (spec.query) {
+        if (queryEntries) {
           const search = searchParamsOf(request.url)
-          Object.assign(query, asText(parseParams(spec.query, search ? (name) => search.getAll(name) : () => NONE)))
+          Object.assign(query, parseEntries(queryEntries, search ? (name) => search.getAll(name) : () => NONE))
         }
       },
     },

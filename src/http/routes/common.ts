@@ -1,5 +1,6 @@
 /** Parameters and helpers shared by the resource modules. */
 import { HeavyWork } from '../../io/heavy-work.ts'
+import type { CompressionQueue } from '../representations/compression.ts'
 import { type TSchema, t } from 'elysia'
 import type { Catalog, Satellite } from '../../domain/catalog/catalog.ts'
 import type { CatalogStore } from '../../domain/catalog/store.ts'
@@ -18,6 +19,8 @@ export interface ModuleContext {
   checkResponses?: boolean
   /** Where long computations run, a slice at a time and a few at once (src/io/heavy-work.ts). */
   heavy: HeavyWork
+  /** The one queue every answer's compression waits in (src/http/representations/compression.ts). */
+  compression: CompressionQueue
 }
 
 /**

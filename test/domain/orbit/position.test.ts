@@ -1,12 +1,161 @@
-/** recentPositionAt: positionAt's answers, computed once per satellite and millisecond. */
-import { describe, expect, test } from 'bun:test'
-import { buildCatalog } from '../../../src/domain/catalog/catalog.ts'
-import { positionAt, recentPositionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'
+/**
+ * One satellite at one instant (src/domain/orbit/position.ts): the "has a
+ * position" rule. A satellite has a position at an instant within the age
+ * limit of its elements, before its decay (decay first: once decayed, every
+ * later instant says so, whatever the age), where SGP4 reports no error and
+ * gives a plausible height (validity.ts); otherwise the refusal says why.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { sgp4 } from 'satellite.js'
+import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { parseTle } from '../../../src/domain/catalog/elements.ts'
+import { eciToGeodeticFast } from '../../../src/domain/orbit/geodetic-fast.ts'
+import { minutesSinceEpoch, positionAt, positionsAt, recentPositionAt, siderealTimeRad, speedKmH } from '../../../src/domain/orbit/position.ts'
+import { DEFAULT_MAX_ELEMENT_AGE_MS, FLOOR_KM, heightCeilingKm, NO_AGE_LIMIT, Validity } from '../../../src/domain/orbit/validity.ts'
 import { embeddedCatalog } from '../../helpers/catalog.ts'
+import { makeTle, type TleOptions } from '../../helpers/tle.ts'
+
+const HOUR_MS = 3_600_000
+const DAY_MS = 86_400_000
+/** The synthetic satellites' epoch. */
+const EPOCH_MS = Date.UTC(2026, 4, 30, 12)
+
+let catalog: Catalog
+beforeAll(async () => {
+  catalog = await embeddedCatalog()
+})
+
+/** A catalogue of one invented satellite, under the default policy (30 days). */
+function oneSatellite(options: TleOptions): Catalog {
+  const tle = makeTle({ epochMs: EPOCH_MS, ...options })
+  const parsed = parseTle(tle.name, tle.line1, tle.line2)
+  if (!parsed.ok) throw new Error(parsed.reason)
+  return buildCatalog([{ group: 'test', elements: [parsed.elements] }], { source: 'snapshot', obtainedAtMs: 0 }, 0)
+}
+
+/** ~370 km with heavy drag: it decays about a day after its epoch; before the epoch, drag run backwards raises it past its ceiling. */
+const DECAYING: TleOptions = { noradId: 90101, meanMotionRevPerDay: 16.2, bstar: ' 10000-1' }
+/** A negative drag term: run backwards from the epoch the orbit sinks below the ground within days. */
+const SINKING_BACKWARDS: TleOptions = { noradId: 90102, meanMotionRevPerDay: 15.5, bstar: '-99999-1' }
+
+const at = (c: Catalog, index: number, ms: number) => positionAt(c, index, new Date(ms), siderealTimeRad(new Date(ms)))
+
+describe('positionAt: the "has a position" rule', () => {
+  test('a position is SGP4 at the exact minutes since the epoch, as WGS84 latitude, longitude and height, with its speed', () => {
+    const index = catalog.indexOf(25544)!
+    const elements = catalog.satellites[index]!.elements
+    const ms = elements.epochMs + 5 * HOUR_MS + 123
+    const result = at(catalog, index, ms)
+    if (!result.ok) throw new Error(result.reason)
+    const pv = sgp4(catalog.satrecAt(index), minutesSinceEpoch(elements, ms))
+    if (!pv) throw new Error('no SGP4 state')
+    expect(result.state.eciKm).toEqual(pv.position)
+    expect(result.state.velocityKmS).toEqual(pv.velocity)
+    const geo = eciToGeodeticFast(pv.position, siderealTimeRad(new Date(ms)))
+    expect(result.state.latitudeDeg).toBe((geo.latitude * 180) / Math.PI)
+    expect(result.state.longitudeDeg).toBe((geo.longitude * 180) / Math.PI)
+    expect(result.state.altitudeKm).toBe(geo.height)
+    expect(result.state.speedKmH).toBe(speedKmH(pv.velocity))
+    expect(result.state.altitudeKm).toBeGreaterThan(350)
+    expect(result.state.altitudeKm).toBeLessThan(450)
+  })
+
+  test('element age: the window is inclusive at both ends, and the message gives the age and the limit', () => {
+    const aged = catalog.withPolicy({ maxElementAgeMs: 30 * DAY_MS })
+    const index = aged.indexOf(25544)!
+    const epochMs = aged.satellites[index]!.elements.epochMs
+    expect(at(aged, index, epochMs + 30 * DAY_MS).ok).toBe(true)
+    expect(at(aged, index, epochMs - 30 * DAY_MS).ok).toBe(true)
+    const after = at(aged, index, epochMs + 30 * DAY_MS + 1)
+    const before = at(aged, index, epochMs - 30 * DAY_MS - 1)
+    expect(after.ok || before.ok).toBe(false)
+    if (!after.ok) expect(after).toMatchObject({ kind: 'element-age', reason: expect.stringMatching(/^the elements are 30 days old at this instant .*within 30 days of the epoch/) })
+    if (!before.ok) expect(before.reason).toStartWith('the instant is 30 days before the elements')
+    // Without an age limit the same instants have positions.
+    const open = aged.withPolicy(NO_AGE_LIMIT)
+    expect(at(open, index, epochMs + 30 * DAY_MS + 1).ok).toBe(true)
+    expect(at(open, index, epochMs - 30 * DAY_MS - 1).ok).toBe(true)
+  })
+
+  test('decay first: from the decay instant on, every instant is refused as decayed, past the age limit too', () => {
+    const decaying = oneSatellite(DECAYING)
+    const refusals = [1.5, 2, 10, 29, 31, 40, 365].map((days) => at(decaying, 0, EPOCH_MS + days * DAY_MS))
+    for (const refusal of refusals) expect(refusal).toMatchObject({ ok: false, kind: 'decayed' })
+    const reasons = new Set(refusals.map((r) => (r.ok ? '' : r.reason)))
+    expect(reasons.size).toBe(1)
+    const [reason] = reasons
+    expect(reason).toMatch(/^decayed at 2026-05-31T[\d:.]+Z \(.*\); no later positions$/)
+    // The decay instant itself is refused; a millisecond before it, a position at a plausible height.
+    const decayMs = Date.parse(/decayed at (\S+) /.exec(reason!)![1]!)
+    expect(at(decaying, 0, decayMs)).toMatchObject({ ok: false, kind: 'decayed' })
+    const before = at(decaying, 0, decayMs - 1)
+    if (!before.ok) throw new Error(before.reason)
+    expect(before.state.altitudeKm).toBeGreaterThanOrEqual(FLOOR_KM)
+  })
+
+  test('plausible heights: a position above the ceiling (apogee height + 10 % + 200 km) is refused, saying both heights', () => {
+    const decaying = oneSatellite(DECAYING)
+    const ceiling = heightCeilingKm(decaying.satellites[0]!.elements)
+    const refused = at(decaying, 0, EPOCH_MS - 3 * DAY_MS)
+    if (refused.ok) throw new Error('a position above the ceiling')
+    expect(refused.kind).toBe('implausible')
+    expect(refused.reason).toMatch(new RegExp(`^SGP4 gives a height of \\d+ km, above the highest plausible for these elements \\(${ceiling.toFixed(0)} km: apogee height \\d+ km \\+ 10 % \\+ 200 km\\)$`))
+    const height = Number(/height of (\d+) km/.exec(refused.reason)![1])
+    expect(height).toBeGreaterThan(ceiling)
+    // Two days before the epoch it is still below its ceiling: a position.
+    const kept = at(decaying, 0, EPOCH_MS - 2 * DAY_MS)
+    if (!kept.ok) throw new Error(kept.reason)
+    expect(kept.state.altitudeKm).toBeLessThanOrEqual(ceiling)
+  })
+
+  test('plausible heights: from the 80 km floor to the ceiling, both included; the refusal names the height and the bound', () => {
+    const elements = catalog.get(25544)!.elements
+    const validity = new Validity([elements], NO_AGE_LIMIT)
+    const ceiling = heightCeilingKm(elements)
+    expect(validity.heightRefusal(0, FLOOR_KM)).toBeNull()
+    expect(validity.heightRefusal(0, ceiling)).toBeNull()
+    expect(validity.heightRefusal(0, 50)).toEqual({ kind: 'implausible', reason: 'SGP4 gives a height of 50 km, below the 80 km floor' })
+    expect(validity.heightRefusal(0, FLOOR_KM - 1e-9)).toMatchObject({ kind: 'implausible' })
+    expect(validity.heightRefusal(0, ceiling + 1e-9)).toMatchObject({ kind: 'implausible', reason: expect.stringContaining('above the highest plausible for these elements') })
+    for (const height of [FLOOR_KM - 1, FLOOR_KM, 400, ceiling, ceiling + 1]) expect(validity.plausibleHeight(0, height)).toBe(validity.heightRefusal(0, height) === null)
+  })
+
+  test('SGP4 errors: an instant where SGP4 reports one is refused with its meaning', () => {
+    const sinking = oneSatellite(SINKING_BACKWARDS)
+    // Five days before the epoch (within the age limit; decay is looked for only after the epoch).
+    expect(at(sinking, 0, EPOCH_MS - 5 * DAY_MS)).toEqual({ ok: false, kind: 'sgp4', reason: 'SGP4 finds the satellite below the surface (decayed)' })
+    expect(at(sinking, 0, EPOCH_MS - 2 * DAY_MS).ok).toBe(true)
+  })
+
+  test('the default age limit is 30 days', () => {
+    expect(DEFAULT_MAX_ELEMENT_AGE_MS).toBe(30 * DAY_MS)
+    const index = catalog.indexOf(25544)!
+    const epochMs = catalog.satellites[index]!.elements.epochMs
+    expect(at(catalog, index, epochMs + 30 * DAY_MS).ok).toBe(true)
+    expect(at(catalog, index, epochMs + 30 * DAY_MS + 1)).toMatchObject({ ok: false, kind: 'element-age' })
+  })
+})
+
+describe('positionsAt', () => {
+  test('several satellites: those with a position, the ids unknown, and those without one with the reason of each', () => {
+    const instant = new Date(Date.UTC(2026, 5, 20, 10))
+    const decayed = 48880
+    const result = positionsAt(catalog, [25544, 999_999_999, decayed, 20580], instant)
+    expect(result.found.map((f) => f.satellite.noradId)).toEqual([25544, 20580])
+    for (const { satellite, state } of result.found) {
+      const alone = at(catalog, catalog.indexOf(satellite.noradId)!, instant.getTime())
+      expect(alone).toEqual({ ok: true, state })
+    }
+    expect(result.missing).toEqual([999_999_999])
+    expect(result.noPosition).toEqual([decayed])
+    const alone = at(catalog, catalog.indexOf(decayed)!, instant.getTime())
+    if (alone.ok) throw new Error('48880 has a position')
+    expect(result.noPositionReasons).toEqual([{ noradId: decayed, kind: 'decayed', reason: alone.reason }])
+  })
+})
 
 describe('recentPositionAt', () => {
-  test('gives positionAt’s answer, shared by requests at the same millisecond only', async () => {
-    const catalog = await embeddedCatalog()
+  test('gives positionAt’s answer, shared by requests at the same millisecond only', () => {
     const iss = catalog.get(25544)!
     const instant = new Date(Date.UTC(2026, 4, 31, 6, 0, 0, 123))
     const first = recentPositionAt(catalog, iss, instant)
@@ -17,8 +166,7 @@ describe('recentPositionAt', () => {
     expect(next).toEqual(positionAt(catalog, catalog.indexOf(iss.noradId)!, new Date(instant.getTime() + 1), siderealTimeRad(new Date(instant.getTime() + 1))))
   })
 
-  test('satellites sharing a slot, and a new catalogue, are never confused', async () => {
-    const catalog = await embeddedCatalog()
+  test('satellites sharing a slot, and a new catalogue, are never confused', () => {
     const instant = new Date(Date.UTC(2026, 4, 31, 6))
     // 25544 and 25544 + 256 fall in the same slot when both exist; any two ids 256 apart do.
     const ids = catalog.satellites.map((s) => s.noradId)

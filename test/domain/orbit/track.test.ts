@@ -58,3 +58,29 @@ describe('trackLines', () => {
     }
   })
 })
+
+describe('groundTrackSliced', () => {
+  test('returns what groundTrack returns, yielding between pieces; across a decay (omitted instants) too', async () => {
+    const { embeddedCatalog } = await import('../../helpers/catalog.ts')
+    const { groundTrack, groundTrackSliced } = await import('../../../src/domain/orbit/track.ts')
+    const catalog = await embeddedCatalog()
+    const fromMs = Date.UTC(2026, 4, 31)
+    for (const [noradId, toMs, stepMs] of [
+      [25544, fromMs + 9_999 * 60_000, 60_000], // the ISS, 10,000 points: past the age limit, so many omitted
+      [25544, fromMs + 90 * 60_000, 1_000],
+      [20580, fromMs, 1_000], // one instant
+    ] as const) {
+      const index = catalog.indexOf(noradId)!
+      const sliced = groundTrackSliced(catalog, index, fromMs, toMs, stepMs, 700)
+      let pauses = 0
+      let step = sliced.next()
+      while (!step.done) {
+        pauses++
+        step = sliced.next()
+      }
+      const plain = groundTrack(catalog, index, fromMs, toMs, stepMs)
+      expect(step.value).toEqual(plain)
+      expect(pauses).toBe(Math.max(0, Math.ceil(sampleCount(fromMs, toMs, stepMs) / 700) - 1))
+    }
+  })
+})

@@ -1,4 +1,7 @@
-/** The validity rules (src/domain/orbit/validity.ts) over the real catalogue: the bound, the decay search against a plain scan, the age window. */
+/**
+ * The decay rule's machinery (src/domain/orbit/validity.ts) over the real catalogue: the bound, the decay search against a plain scan.
+ * The rule as a whole (age window, decay first, plausible heights, SGP4 errors): test/domain/orbit/position.test.ts.
+ */
 import { beforeAll, describe, expect, test } from 'bun:test'
 import { type SatRec, sgp4 } from 'satellite.js'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
@@ -129,21 +132,5 @@ describe('the decay search', () => {
     })
     expect(new Set(reasons).size).toBe(1)
     expect(reasons[0]).toMatch(/^decayed at 2026-06-\d\dT[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
-  })
-})
-
-describe('element age', () => {
-  test('the window is inclusive at both ends, and the message gives the age and the limit', () => {
-    const aged = catalog.withPolicy({ maxElementAgeMs: 30 * DAY_MS })
-    const index = aged.indexOf(25544)!
-    const epochMs = aged.satellites[index]!.elements.epochMs
-    const at = (ms: number) => positionAt(aged, index, new Date(ms), siderealTimeRad(new Date(ms)))
-    expect(at(epochMs + 30 * DAY_MS).ok).toBe(true)
-    expect(at(epochMs - 30 * DAY_MS).ok).toBe(true)
-    const after = at(epochMs + 30 * DAY_MS + 1)
-    const before = at(epochMs - 30 * DAY_MS - 1)
-    expect(after.ok || before.ok).toBe(false)
-    if (!after.ok) expect(after).toMatchObject({ kind: 'element-age', reason: expect.stringMatching(/^the elements are 30 days old at this instant .*within 30 days of the epoch/) })
-    if (!before.ok) expect(before.reason).toStartWith('the instant is 30 days before the elements')
   })
 })

@@ -10,7 +10,7 @@ import { disabledRefreshStatus } from '../../../src/domain/catalog/refresh.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { log } from '../../../src/io/log.ts'
 import { MAX_QUERY_PARAMS, MAX_URL_BYTES } from '../../../src/http/plugins/limits.ts'
-import type { OperationsOptions } from '../../../src/http/plugins/operations.ts'
+import type { OperationsOptions } from '../../../src/http/app.ts'
 import { parseRateLimit, type RateLimit } from '../../../src/http/plugins/rate-limit.ts'
 import { HTML_CONTENT_SECURITY_POLICY } from '../../../src/http/plugins/security-headers.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
@@ -92,16 +92,27 @@ describe('limits', () => {
 describe('security headers', () => {
   test('nosniff and Referrer-Policy on answers, errors and preflights alike', async () => {
     const app = appWith()
-    for (const path of ['/api/v1/satellites/25544', '/api/v1/satellites', '/nope', '/api/v1/satellites/0', '/openapi/json', '/metrics']) {
+    const page = (await request(app, '/')).text
+    const asset = /src="(app\/[^"]+)"/.exec(page)![1]
+    for (const path of ['/api/v1/satellites/25544', '/api/v1/satellites', '/nope', '/api/v1/satellites/0', '/openapi/json', '/metrics', '/', `/${asset}`, '/app/groups.json']) {
       const { headers } = await request(app, path)
-      expect(headers.get('x-content-type-options')).toBe('nosniff')
-      expect(headers.get('referrer-policy')).toBe('no-referrer')
+      expect(`${path}: ${headers.get('x-content-type-options')} ${headers.get('referrer-policy')}`).toBe(`${path}: nosniff no-referrer`)
+    }
+    // Answered before routing: a preflight (204), a bad Host (400).
+    const early = [
+      await app.handle(new Request('http://localhost/api/v1/satellites', { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-method': 'GET' } })),
+      await app.handle(new Request('http://localhost/api/v1/satellites/25544', { headers: { host: 'bad host' } })),
+    ]
+    expect(early.map((answer) => answer.status)).toEqual([204, 400])
+    for (const answer of early) {
+      expect(answer.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(answer.headers.get('referrer-policy')).toBe('no-referrer')
     }
   })
 
   test('the docs pages carry the strict CSP; JSON answers none', async () => {
     const app = appWith()
-    for (const path of ['/openapi', '/swagger']) {
+    for (const path of ['/docs', '/openapi', '/swagger']) {
       const { headers } = await request(app, path)
       expect(headers.get('content-type')).toStartWith('text/html')
       expect(headers.get('content-security-policy')).toBe(HTML_CONTENT_SECURITY_POLICY)

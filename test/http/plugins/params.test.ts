@@ -1,55 +1,120 @@
-/** Strict parameter parsing: numbers, booleans, enums, instants, repetition and defaults. */
-import { describe, expect, test } from 'bun:test'
-import { paramsSchema, parseInstant } from '../../../src/http/plugins/params.ts'
-import { queryParser } from '../../helpers/params.ts'
+/**
+ * Strict parameter parsing (src/http/plugins/params.ts), the one place for the
+ * rules of each parameter kind: what a number, an integer, a boolean, an enum,
+ * an instant, an id list and free text accept, and the 400 message that names
+ * the parameter and its rule otherwise; missing, empty and repeated values;
+ * and every route of the app refusing what its declarations refuse. A route's
+ * own declarations (its parameters and their bounds) are in its test file;
+ * arbitrary input to every route is test/fuzz/every-route.test.ts.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { Elysia } from 'elysia'
+import { type App, createApp } from '../../../src/http/app.ts'
+import { CatalogStore } from '../../../src/domain/catalog/store.ts'
+import { type ParamSpec, paramsSchema, parseInstant, parseParams, routeParams } from '../../../src/http/plugins/params.ts'
+import { embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { type DeclaredParameter, declaredParameters, queryParser } from '../../helpers/params.ts'
 
-const specs = {
-  latitude: { type: 'number', min: -90, max: 90, required: true, description: '' },
-  altitude: { type: 'number', min: -1000, max: 100000, default: 0, unit: 'metres', description: '' },
-  id: { type: 'integer', min: 1, max: 999999999, description: '' },
-  flag: { type: 'boolean', default: false, description: '' },
-  mode: { type: 'enum', values: ['basic', 'extended'], default: 'basic', description: '' },
-  time: { type: 'time', description: '' },
-} as const
+const TIME_RULE = 'must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01'
 
-const { parse, errorOf } = queryParser(specs)
+/** Per kind: a declaration, values it accepts (as parsed), values it refuses (with the whole message). */
+const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; refused: [string, string][] }[] = [
+  {
+    kind: 'number',
+    spec: { type: 'number', min: -90, max: 90, description: '' },
+    accepted: [['-33.87', -33.87], ['10.', 10], ['.5', 0.5], ['-90', -90], ['90', 90], ['+1', 1], ['0', 0]],
+    refused: ['', 'NaN', 'Infinity', '-Infinity', '0x10', '1e1', '10abc', ' 10', '90.0001', '-90.5', '1_0'].map((raw) => [raw, 'x must be a number between -90 and 90']),
+  },
+  {
+    kind: 'number with a unit',
+    spec: { type: 'number', min: -1000, max: 100_000, unit: 'metres', description: '' },
+    accepted: [['-1000', -1000], ['100000', 100_000]],
+    refused: [['-1001', 'x must be a number between -1000 and 100000 (metres)'], ['100000.5', 'x must be a number between -1000 and 100000 (metres)']],
+  },
+  {
+    kind: 'integer',
+    spec: { type: 'integer', min: 1, max: 999_999_999, description: '' },
+    accepted: [['42', 42], ['007', 7], ['1', 1], ['999999999', 999_999_999]],
+    refused: ['', '0', '1.5', '1.0', '+42', '-1', '1e3', 'abc', '1000000000', ' 1'].map((raw) => [raw, 'x must be an integer between 1 and 999999999']),
+  },
+  {
+    kind: 'boolean',
+    spec: { type: 'boolean', default: false, description: '' },
+    accepted: [['true', true], ['false', false]],
+    refused: ['', 'TRUE', '1', 'yes', 'on'].map((raw) => [raw, 'x must be true or false']),
+  },
+  {
+    kind: 'enum',
+    spec: { type: 'enum', values: ['basic', 'extended'], default: 'basic', description: '' },
+    accepted: [['basic', 'basic'], ['extended', 'extended']],
+    refused: ['', 'full', 'Basic', ' basic'].map((raw) => [raw, 'x must be one of basic, extended']),
+  },
+  {
+    kind: 'instant',
+    spec: { type: 'time', description: '' },
+    accepted: [['2026-05-30T12:25:10.469Z', '2026-05-30T12:25:10.469Z'], ['2026-05-30T14:25:10+02:00', '2026-05-30T12:25:10.000Z'], ['2026-05-30T14:25:10 02:00', '2026-05-30T12:25:10.000Z']],
+    refused: ['', 'yesterday', 'now', '2026-05-31', '2026-05-31T00:00:00', '1957-10-03T23:59:59Z', '2100-01-01T00:00:01Z', '2100-01-02T00:00:00Z', '2026-02-30T00:00:00Z'].map((raw) => [raw, `x ${TIME_RULE}`]),
+  },
+  {
+    kind: 'id list',
+    spec: { type: 'ids', maxItems: 3, description: '' },
+    accepted: [['25544,20580,1', [25544, 20580, 1]], ['007', [7]], ['999999999', [999_999_999]]],
+    refused: [
+      ...['', ',', '1,', ',1', '1,,2', '1 ,2', '25544, 20580', '25544;20580', '+1', '-1', '0', '1.0', '1e3', '0x10', 'a', '1000000000'].map(
+        (raw): [string, string] => [raw, 'x must be a comma-separated list of 1 to 3 NORAD catalog numbers (integers between 1 and 999999999)'],
+      ),
+      ['1,2,3,4', 'x must list at most 3 catalog numbers (got 4)'],
+      ['1,2,1', 'x must not repeat a catalog number (1 is given twice)'],
+    ],
+  },
+  {
+    kind: 'text',
+    spec: { type: 'text', maxLength: 5, description: '' },
+    // Taken as given: no trimming, no case folding.
+    accepted: [['ISS (', 'ISS ('], [' a ', ' a '], ['abcde', 'abcde']],
+    refused: ['', 'abcdef'].map((raw) => [raw, 'x must be 1 to 5 characters']),
+  },
+]
 
-describe('parseParams', () => {
-  test('plain decimals, defaults, booleans, enums', () => {
-    expect(parse('latitude=-33.87')).toEqual({ latitude: -33.87, altitude: 0, flag: false, mode: 'basic' })
-    expect(parse('latitude=10.&altitude=.5&flag=true&mode=extended&id=42&ignored=x')).toEqual({
-      latitude: 10,
-      altitude: 0.5,
-      id: 42,
-      flag: true,
-      mode: 'extended',
+describe('each kind of parameter', () => {
+  for (const { kind, spec, accepted, refused } of KINDS) {
+    const { parse, errorOf } = queryParser({ x: spec })
+    test(`${kind}: accepted values, parsed`, () => {
+      for (const [raw, value] of accepted) expect({ raw, value: parse(`x=${encodeURIComponent(raw)}`).x }).toEqual({ raw, value })
     })
+    test(`${kind}: anything else is a 400 naming the parameter and its rule`, () => {
+      for (const [raw, message] of refused) expect({ raw, message: errorOf(`x=${encodeURIComponent(raw)}`) }).toEqual({ raw, message })
+    })
+  }
+})
+
+describe('missing, repeated and undeclared parameters', () => {
+  const specs = {
+    latitude: { type: 'number', min: -90, max: 90, required: true, description: '' },
+    altitude: { type: 'number', min: -1000, max: 100000, default: 0, unit: 'metres', description: '' },
+    id: { type: 'integer', min: 1, max: 999999999, description: '' },
+    flag: { type: 'boolean', default: false, description: '' },
+    mode: { type: 'enum', values: ['basic', 'extended'], default: 'basic', description: '' },
+    ids: { type: 'ids', maxItems: 3, description: '' },
+    time: { type: 'time', description: '' },
+  } as const
+  const { parse, errorOf } = queryParser(specs)
+
+  test('a missing optional parameter takes its default, or stays absent; undeclared names are ignored', () => {
+    expect(parse('latitude=-33.87')).toEqual({ latitude: -33.87, altitude: 0, flag: false, mode: 'basic' })
+    expect(parse('latitude=10.&altitude=.5&flag=true&mode=extended&id=42&ignored=x')).toEqual({ latitude: 10, altitude: 0.5, id: 42, flag: true, mode: 'extended' })
   })
 
-  test.each([
-    ['', 'latitude is required: a number between -90 and 90'],
-    ['latitude=', 'latitude must be a number between -90 and 90'],
-    ['latitude=NaN', 'latitude must be a number between -90 and 90'],
-    ['latitude=Infinity', 'latitude must be a number between -90 and 90'],
-    ['latitude=0x10', 'latitude must be a number between -90 and 90'],
-    ['latitude=1e1', 'latitude must be a number between -90 and 90'],
-    ['latitude=10abc', 'latitude must be a number between -90 and 90'],
-    ['latitude=%2010', 'latitude must be a number between -90 and 90'],
-    ['latitude=90.0001', 'latitude must be a number between -90 and 90'],
-    ['latitude=-90.5', 'latitude must be a number between -90 and 90'],
-    ['latitude=1&latitude=1', 'latitude must be given only once'],
-    ['latitude=1&altitude=-1001', 'altitude must be a number between -1000 and 100000 (metres)'],
-    ['latitude=1&id=0', 'id must be an integer between 1 and 999999999'],
-    ['latitude=1&id=1.5', 'id must be an integer between 1 and 999999999'],
-    ['latitude=1&id=%2B42', 'id must be an integer between 1 and 999999999'],
-    ['latitude=1&id=1000000000', 'id must be an integer between 1 and 999999999'],
-    ['latitude=1&flag=TRUE', 'flag must be true or false'],
-    ['latitude=1&flag=1', 'flag must be true or false'],
-    ['latitude=1&flag=', 'flag must be true or false'],
-    ['latitude=1&mode=full', 'mode must be one of basic, extended'],
-    ['latitude=1&time=yesterday', expect.stringContaining('time must be an ISO 8601 instant with a zone')],
-  ])('%p → 400 %p', (query, message) => {
-    expect(errorOf(query)).toEqual(message as string)
+  test('a missing required parameter is a 400 stating its rule', () => {
+    expect(errorOf('')).toBe('latitude is required: a number between -90 and 90')
+    const required = { ids: { type: 'ids', maxItems: 100, required: true, description: '' } } as const
+    expect(() => parseParams(required, () => [])).toThrow('ids is required: a comma-separated list of 1 to 100 NORAD catalog numbers')
+  })
+
+  test('a parameter given twice is a 400, whatever the values', () => {
+    expect(errorOf('latitude=1&latitude=1')).toBe('latitude must be given only once')
+    expect(errorOf('latitude=1&ids=1&ids=2')).toBe('ids must be given only once')
+    expect(errorOf('latitude=1&time=a&time=b')).toBe('time must be given only once')
   })
 })
 
@@ -85,9 +150,145 @@ describe('parseInstant', () => {
   })
 })
 
-test('the schema marks required and optional parameters and carries the bounds', () => {
-  const schema = paramsSchema(specs) as any
-  expect(schema.required).toEqual(['latitude'])
-  expect(schema.properties.latitude.minimum).toBe(-90)
-  expect(schema.properties.altitude.maximum).toBe(100000)
+describe('schemas', () => {
+  test('the schema marks required and optional parameters and carries the bounds', () => {
+    const schema = paramsSchema({
+      latitude: { type: 'number', min: -90, max: 90, required: true, description: '' },
+      altitude: { type: 'number', min: -1000, max: 100000, default: 0, unit: 'metres', description: '' },
+    }) as any
+    expect(schema.required).toEqual(['latitude'])
+    expect(schema.properties.latitude.minimum).toBe(-90)
+    expect(schema.properties.altitude.maximum).toBe(100000)
+  })
+
+  test('an id list is documented and validated as a string of digits and commas; text with its lengths', () => {
+    const schema = paramsSchema({ ids: { type: 'ids', maxItems: 3, description: '' }, search: { type: 'text', maxLength: 5, description: '' } }) as any
+    expect(schema.properties.ids.type).toBe('string')
+    expect(new RegExp(schema.properties.ids.pattern).test('25544,20580')).toBe(true)
+    expect(new RegExp(schema.properties.ids.pattern).test('25544,')).toBe(false)
+    expect(schema.properties.search).toMatchObject({ type: 'string', minLength: 1, maxLength: 5 })
+    expect(schema.required ?? []).toEqual([])
+  })
+})
+
+describe('routeParams', () => {
+  test('a route reads an id list as numbers, as its transform parsed them', async () => {
+    const route = routeParams({ query: { ids: { type: 'ids', maxItems: 3, description: '' }, search: { type: 'text', maxLength: 5, description: '' }, n: { type: 'integer', min: 0, max: 9, default: 1, description: '' } } })
+    const app = new Elysia().get(
+      '/r',
+      (ctx) => {
+        const { query } = route.read(ctx.query)
+        return { read: query, raw: ctx.query }
+      },
+      route.hooks,
+    )
+    const res = await app.handle(new Request('http://localhost/r?ids=3,1,2&search=abc'))
+    expect(res.status).toBe(200)
+    expect(await res.json()).toEqual({ read: { ids: [3, 1, 2], search: 'abc', n: 1 }, raw: { ids: [3, 1, 2], search: 'abc', n: 1 } })
+    const without = await app.handle(new Request('http://localhost/r'))
+    expect((await without.json()).read).toEqual({ n: 1 })
+  })
+})
+
+/** A value each kind accepts (for the parameters a request needs besides the one under test). */
+function validValue({ name, in: where, schema: s }: DeclaredParameter): string {
+  if (s.enum) return s.enum[0]!
+  if (s.type === 'boolean') return 'false'
+  if (s.type === 'number' || s.type === 'integer') return where === 'path' && name === 'noradId' ? '25544' : String(Math.min(s.maximum!, Math.max(s.minimum!, 0)))
+  if (s.format === 'date-time') return '2026-05-31T00:00:00Z'
+  if (s.pattern) return '25544'
+  return 'ISS'
+}
+
+/** Values each kind refuses, and the start of the message that names the parameter and its rule. */
+function refusals({ name, in: where, schema: s }: DeclaredParameter): [string, string][] {
+  const empty = where === 'query' ? [''] : [] // an empty path segment routes elsewhere
+  if (s.enum) return ['no-such-value', ...empty].map((raw) => [raw, `${name} must be one of ${s.enum!.join(', ')}`])
+  if (s.type === 'boolean') return ['yes', ...empty].map((raw) => [raw, `${name} must be true or false`])
+  if (s.type === 'number' || s.type === 'integer') {
+    const step = s.type === 'integer' ? 1 : 0.5
+    const rule = `${name} must be ${s.type === 'integer' ? 'an integer' : 'a number'} between ${s.minimum} and ${s.maximum}`
+    const malformed = s.type === 'integer' ? ['1.5', 'abc'] : ['abc', '1e1']
+    return [String(s.minimum! - step), String(s.maximum! + step), ...malformed, ...empty].map((raw) => [raw, rule])
+  }
+  if (s.format === 'date-time') return ['tomorrow', '2026-05-31', ...empty].map((raw) => [raw, `${name} ${TIME_RULE}`])
+  if (s.pattern) return ['abc', '1,,2', ...empty].map((raw) => [raw, `${name} must be a comma-separated list of 1 to `])
+  return [...empty, 'x'.repeat(s.maxLength! + 1)].map((raw) => [raw, `${name} must be 1 to ${s.maxLength} characters`])
+}
+
+describe('every route of the app', () => {
+  let app: App
+  let routes: Map<string, DeclaredParameter[]>
+  beforeAll(async () => {
+    // The benchmark's routes too: they declare parameters the same way. Not the compatible APIs' routes: they
+    // answer bad input in their originals' shapes (test/http/routes/compat-*.test.ts).
+    app = createApp({ store: new CatalogStore(await embeddedCatalog()), clock: () => Date.UTC(2026, 4, 31), benchRoutes: true, compat: [] })
+    routes = declaredParameters(app)
+  })
+
+  test('routes with parameters are found (each is checked below)', () => {
+    expect([...routes.keys()]).toEqual(
+      expect.arrayContaining(['/api/v1/satellites', '/api/v1/satellites/:noradId/geoposition', '/api/v1/satellites/nearby', '/api/v1/satellites/:noradId/passes', '/api/v1/satellites/:noradId/positions', '/api/v1/satellites/stream']),
+    )
+  })
+
+  /** The URL of a route with its path parameters and required query parameters valid, then `override`. */
+  function urlOf(path: string, declared: DeclaredParameter[], override: Record<string, string | null>, extra = ''): string {
+    const pathPart = path.replace(/:([^/]+)/g, (_, name: string) => encodeURIComponent(override[name] ?? validValue(declared.find((p) => p.name === name)!)))
+    const pairs: string[] = []
+    for (const p of declared) {
+      if (p.in !== 'query') continue
+      const value = p.name in override ? override[p.name] : p.required ? validValue(p) : undefined
+      if (value !== undefined && value !== null) pairs.push(`${p.name}=${encodeURIComponent(value)}`)
+    }
+    if (extra) pairs.push(extra)
+    return pairs.length ? `${pathPart}?${pairs.join('&')}` : pathPart
+  }
+
+  test('each declared parameter: a value outside its declaration is a 400 that names the parameter and its rule', async () => {
+    const failures: string[] = []
+    for (const [path, declared] of routes) {
+      for (const parameter of declared) {
+        for (const [raw, message] of refusals(parameter)) {
+          const url = urlOf(path, declared, { [parameter.name]: raw })
+          const { status, body } = await request(app, url)
+          if (status !== 400 || body?.statusCode !== 400 || typeof body.message !== 'string' || !body.message.startsWith(message)) failures.push(`${url} → ${status} ${JSON.stringify(body)}; expected 400 "${message}…"`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  })
+
+  test('a path segment that is not valid percent-encoding fails its parameter\'s rule like an empty one', async () => {
+    const failures: string[] = []
+    let checked = 0
+    for (const [path, declared] of routes) {
+      for (const parameter of declared.filter((p) => p.in === 'path')) {
+        const message = refusals(parameter)[0]![1]
+        for (const raw of ['%99%2C%F0', '%E0%A4', '%FF']) {
+          const url = urlOf(path, declared, {}).replace(`/${validValue(parameter)}`, `/${raw}`)
+          const { status, body } = await request(app, url)
+          checked++
+          if (status !== 400 || Object.keys(body ?? {}).length !== 2 || body.statusCode !== 400 || body.message !== message) failures.push(`${url} → ${status} ${JSON.stringify(body)}; expected 400 "${message}"`)
+        }
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(15)
+    expect(failures).toEqual([])
+  })
+
+  test('each required query parameter missing, and each query parameter given twice: a 400 that says so', async () => {
+    const failures: string[] = []
+    for (const [path, declared] of routes) {
+      for (const parameter of declared.filter((p) => p.in === 'query')) {
+        const cases: [string, string][] = [[urlOf(path, declared, { [parameter.name]: validValue(parameter) }, `${parameter.name}=${encodeURIComponent(validValue(parameter))}`), `${parameter.name} must be given only once`]]
+        if (parameter.required) cases.push([urlOf(path, declared, { [parameter.name]: null }), `${parameter.name} is required: `])
+        for (const [url, message] of cases) {
+          const { status, body } = await request(app, url)
+          if (status !== 400 || !String(body?.message).startsWith(message)) failures.push(`${url} → ${status} ${JSON.stringify(body)}; expected 400 "${message}…"`)
+        }
+      }
+    }
+    expect(failures).toEqual([])
+  })
 })

@@ -4,6 +4,7 @@ import { createApp } from '../../../src/http/app.ts'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { declaredParameters, describeParameters } from '../../helpers/params.ts'
 
 let catalog: Catalog
 beforeAll(async () => {
@@ -27,5 +28,7 @@ test('the plain loop gives the /nearby answer (same satellites, values within in
     expect(Math.abs(plain.satellites[i].elevation - fast.satellites[i].elevation)).toBeLessThan(0.001)
     expect(Math.abs(plain.satellites[i].range - fast.satellites[i].range)).toBeLessThan(0.01)
   }
-  expect((await request(app, '/bench/plain-nearby?latitude=99&longitude=0')).status).toBe(400)
+  // The same parameters as nearby (each refused outside its declaration: test/http/plugins/params.test.ts).
+  const declared = declaredParameters(app)
+  expect(describeParameters(declared.get('/bench/plain-nearby')!)).toEqual(describeParameters(declared.get('/api/v1/satellites/nearby')!))
 })

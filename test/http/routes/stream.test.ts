@@ -8,9 +8,10 @@ import { createApp } from '../../../src/http/app.ts'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { StreamNoPositionSchema, StreamPositionSchema, StreamPositionsSchema } from '../../../src/http/routes/stream/model.ts'
-import { formatEvent } from '../../../src/http/routes/stream/sse.ts'
+import { formatEvent, sseStream } from '../../../src/http/routes/stream/sse.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { declaredParameters, describeParameters } from '../../helpers/params.ts'
 
 const MAX_STREAMS = 2
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -148,7 +149,6 @@ describe('one satellite: GET /api/v1/satellites/:noradId/stream', () => {
 
   test.each([
     ['/api/v1/satellites/999999/stream', 404, 'satellite 999999 is not in the catalogue'],
-    ['/api/v1/satellites/abc/stream', 400, 'noradId must be'],
     ['/api/v1/satellites/25544/stream?latitude=10', 400, 'latitude and longitude must be given together'],
     ['/api/v1/satellites/25544/stream?latitude=91&longitude=0', 400, 'latitude must be a number between -90 and 90'],
     ['/api/v1/satellites/25544/stream?frequency=145.8', 400, 'frequency needs an observer: give latitude and longitude too'],
@@ -199,13 +199,20 @@ describe('several satellites: GET /api/v1/satellites/stream?ids=', () => {
   }, 10_000)
 
   test.each([
-    ['/api/v1/satellites/stream', 400, 'ids is required'],
-    ['/api/v1/satellites/stream?ids=1,1', 400, 'ids must not repeat'],
     ['/api/v1/satellites/stream?ids=999999,999998', 404, 'none of the satellites 999999, 999998 is in the catalogue'],
   ])('%s → %i', async (path, status, message) => {
     const { status: actual, body } = await request(app, path)
     expect(actual).toBe(status)
     expect(body.message).toContain(message)
+  })
+
+  test('parameters: as declared (each refused outside its declaration with a 400 naming it: test/http/plugins/params.test.ts); at most 100 ids', async () => {
+    const declared = declaredParameters(app)
+    const observer = ['latitude: number -90..90', 'longitude: number -180..180', 'altitude: number -1000..100000 = 0']
+    expect(describeParameters(declared.get('/api/v1/satellites/stream')!)).toEqual(['ids: id list required', ...observer])
+    expect(describeParameters(declared.get('/api/v1/satellites/:noradId/stream')!)).toEqual(['noradId: integer 1..999999999 (path)', ...observer])
+    const { body } = await request(app, `/api/v1/satellites/stream?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`)
+    expect(body).toEqual({ statusCode: 400, message: 'ids must list at most 100 catalog numbers (got 101)' })
   })
 })
 
@@ -283,6 +290,27 @@ describe('event format', () => {
 
   test('a no-position event carries the reason', () => {
     expect(Value.Check(StreamNoPositionSchema, { noradId: 1, datetime: '2026-05-31T00:00:00.000Z', message: 'decayed' })).toBe(true)
+  })
+  test('an event that cannot be made ends the stream, once; a first one that fails leaves no timer behind', async () => {
+    for (const failAt of [1, 3]) {
+      let made = 0
+      const errors: unknown[] = []
+      let closes = 0
+      const stream = sseStream({
+        next: () => {
+          if (++made === failAt) throw new Error('no event')
+          return { event: 'tick', data: made }
+        },
+        intervalMs: 5,
+        heartbeatMs: 5,
+        onClose: () => closes++,
+        onError: (error) => errors.push(error),
+      })
+      const text = await new Response(stream.body).text()
+      await Bun.sleep(30)
+      expect({ failAt, made, errors: errors.length, closes, closed: stream.closed }).toEqual({ failAt, made: failAt, errors: 1, closes: 1, closed: true })
+      expect(parseEventStream(text).events.map((e) => e.data)).toEqual(Array.from({ length: failAt - 1 }, (_, i) => i + 1))
+    }
   })
 })
 

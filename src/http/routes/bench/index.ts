@@ -15,26 +15,24 @@ import { nearbyAnswer, nearbyParams } from '../nearby/index.ts'
 
 const plainRoute = routeParams({ query: nearbyParams })
 
-/**
- * SGP4 records as satellite.js makes them, per catalogue: without the
- * catalogue's own economies (compact near-earth records, the resonance
- * integrator's head start), so the plain loop is satellite.js as it comes.
- */
-const plainRecords = new WeakMap<Catalog, SatRec[]>()
-
-function plainSatrecAt(catalog: Catalog): (i: number) => SatRec {
-  let records = plainRecords.get(catalog)
-  if (records === undefined) {
-    records = catalog.satellites.map((s) => fullSatrec(s.elements))
-    plainRecords.set(catalog, records)
-  }
-  return (i) => records[i]!
-}
-
-/** The plain loop: SGP4 for every satellite of the catalogue on every request. */
-const plainLoop = (catalog: Catalog, query: NearbyQuery) => findNearby(catalog, query, plainSatrecAt(catalog))
-
 export function benchModule({ store, clock }: ModuleContext) {
+  /**
+   * SGP4 records as satellite.js makes them, per catalogue: without the
+   * catalogue's own economies (compact near-earth records, the resonance
+   * integrator's head start), so the plain loop is satellite.js as it comes.
+   */
+  const plainRecords = new WeakMap<Catalog, SatRec[]>()
+  const plainSatrecAt = (catalog: Catalog): ((i: number) => SatRec) => {
+    let records = plainRecords.get(catalog)
+    if (records === undefined) {
+      records = catalog.satellites.map((s) => fullSatrec(s.elements))
+      plainRecords.set(catalog, records)
+    }
+    return (i) => records[i]!
+  }
+  /** The plain loop: SGP4 for every satellite of the catalogue on every request. */
+  const plainLoop = (catalog: Catalog, query: NearbyQuery) => findNearby(catalog, query, plainSatrecAt(catalog))
+
   return new Elysia({ name: 'bench', prefix: '/bench' })
     .get('/hello', () => 'hello', { response: t.String(), detail: { hide: true } })
     .get(

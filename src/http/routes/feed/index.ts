@@ -10,7 +10,8 @@ import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
 import { OMM_CSV_COLUMNS } from '../../../domain/catalog/omm.ts'
 import { selectSatellites } from '../../../domain/catalog/select.ts'
 import { requestTarget } from '../../plugins/edge.ts'
-import { MAX_CACHED_BYTES, RepresentationCache, textRepresentation } from '../../plugins/representations.ts'
+import { MAX_CACHED_BYTES, RepresentationCache } from '../../representations/cache.ts'
+import { textRepresentation } from '../../representations/representation.ts'
 import type { ModuleContext } from '../common.ts'
 import { FEED_CONTENT_TYPES, formatFeed, hasFormOf, TLE_NAME_WIDTH } from './formats.ts'
 import { FEED_FORMATS, type FeedSelector, feedKey, parseFeedQuery } from './query.ts'
@@ -38,8 +39,8 @@ function select(catalog: Catalog, selector: FeedSelector): Satellite[] {
 
 const textSchema = (description: string, example: string) => ({ schema: { type: 'string' as const, description }, example })
 
-export function feedModule({ store }: ModuleContext) {
-  const answers = new RepresentationCache<Catalog>(undefined, MAX_CACHED_FEEDS, MAX_CACHED_BYTES)
+export function feedModule({ store, compression }: ModuleContext) {
+  const answers = new RepresentationCache<Catalog>(compression, { maxEntries: MAX_CACHED_FEEDS, maxBytes: MAX_CACHED_BYTES })
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
     ({ request, set }) => {

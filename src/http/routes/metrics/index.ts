@@ -3,12 +3,12 @@
  * accumulated as requests are answered; the catalogue, refresh and process
  * figures are read at scrape time.
  */
-import { heapStats } from 'bun:jsc'
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import { disabledRefreshStatus, type RefreshStatus } from '../../../domain/catalog/refresh.ts'
 import type { HttpMetrics } from '../../plugins/observe.ts'
 import { CONTENT_TYPE, type Family, quantileOfSorted, render } from '../../plugins/prometheus.ts'
+import { processUsage } from '../../../io/usage.ts'
 import { BUILD_COMMIT, VERSION } from '../../../io/version.ts'
 import type { ModuleContext } from '../common.ts'
 
@@ -99,16 +99,13 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
   }
 
   const processFamilies = (): Family[] => {
-    const memory = process.memoryUsage()
-    // process.memoryUsage().heapTotal can be below heapUsed in Bun; JSC's own figures are consistent.
-    const heap = heapStats()
-    const cpu = process.cpuUsage()
+    const usage = processUsage()
     return [
-      gauge('process_resident_memory_bytes', 'Resident memory size', memory.rss),
-      gauge('sattrack_js_heap_used_bytes', 'JavaScript heap in use', heap.heapSize),
-      gauge('sattrack_js_heap_total_bytes', 'JavaScript heap reserved', Math.max(heap.heapCapacity, heap.heapSize)),
-      gauge('sattrack_js_external_memory_bytes', 'Memory held outside the JavaScript heap (buffers)', memory.external),
-      counter('process_cpu_seconds_total', 'User and system CPU time spent', (cpu.user + cpu.system) / 1e6),
+      gauge('process_resident_memory_bytes', 'Resident memory size', usage.residentBytes),
+      gauge('sattrack_js_heap_used_bytes', 'JavaScript heap in use', usage.heapUsedBytes),
+      gauge('sattrack_js_heap_total_bytes', 'JavaScript heap reserved', usage.heapTotalBytes),
+      gauge('sattrack_js_external_memory_bytes', 'Memory held outside the JavaScript heap (buffers)', usage.externalBytes),
+      counter('process_cpu_seconds_total', 'User and system CPU time spent', usage.cpuSeconds),
       gauge('process_start_time_seconds', 'When the process started, seconds since 1970', seconds(options.startedAtMs)),
     ]
   }

@@ -71,7 +71,7 @@ export function nearbyAnswer(
 }
 
 /** When at least half the catalogue is left out (elements too old, or decayed): why, and what to do; else null. */
-function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
+export function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
   const out = leftOut.elementAge + leftOut.decayed
   if (out * 2 < catalog.size || catalog.size === 0) return null
   const maxAgeMs = catalog.validity.policy.maxElementAgeMs
@@ -90,11 +90,12 @@ function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed:
 export interface NearbyOptions {
   /** Fill the position tables for now and the next grid instant in the background right away (the service does; tests need not). */
   warm?: boolean
+  /** The engine to search with (shared with other routes that look for satellites above an observer); default: one of its own. */
+  engine?: NearbyEngine
 }
 
-export function nearbyModule(context: ModuleContext, { warm = false }: NearbyOptions = {}) {
+export function nearbyModule(context: ModuleContext, { warm = false, engine = new NearbyEngine({ defer: soon }) }: NearbyOptions = {}) {
   const { store, clock } = context
-  const engine = new NearbyEngine({ defer: soon })
   if (warm) {
     const grid = NearbyEngine.gridBefore(clock())
     for (const gridMs of [grid, grid + TABLE_STEP_MS, grid + 2 * TABLE_STEP_MS]) engine.prefetch(store.current, gridMs)

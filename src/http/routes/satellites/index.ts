@@ -4,7 +4,8 @@ import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import { type Selection, selectSatellites } from '../../../domain/catalog/select.ts'
 import { positionsAt } from '../../../domain/orbit/position.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { blobRepresentation, JSON_CONTENT_TYPE, jsonRepresentation, MAX_CACHED_BYTES, RepresentationCache } from '../../plugins/representations.ts'
+import { MAX_CACHED_BYTES, RepresentationCache } from '../../representations/cache.ts'
+import { blobRepresentation, JSON_CONTENT_TYPE, jsonRepresentation } from '../../representations/representation.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, requirePosition, timeParam, responseSchemas } from '../common.ts'
 import {
   BatchGeopositionSchema,
@@ -102,9 +103,9 @@ function searchKey(query: ListQuery): string {
 const isSearch = (query: ListQuery) => (Object.keys(listParams) as (keyof ListQuery)[]).some((name) => query[name] !== undefined)
 
 export function satellitesModule(context: ModuleContext) {
-  const { store, clock } = context
-  const answers = new RepresentationCache<Catalog>()
-  const searches = new RepresentationCache<Catalog>(undefined, MAX_CACHED_SEARCHES, MAX_CACHED_BYTES)
+  const { store, clock, compression } = context
+  const answers = new RepresentationCache<Catalog>(compression)
+  const searches = new RepresentationCache<Catalog>(compression, { maxEntries: MAX_CACHED_SEARCHES, maxBytes: MAX_CACHED_BYTES })
   const lists = new WeakMap<Catalog, SerialisedList>()
   const serialisedList = (catalog: Catalog) => {
     let list = lists.get(catalog)

@@ -6,7 +6,8 @@
  * cache entry nor its answers in flight hold a copy of its megabytes.
  */
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
-import { piecedBody, type StreamedBody } from '../../plugins/representations.ts'
+import { piecedBody } from '../../representations/pieced-body.ts'
+import type { StreamedBody } from '../../representations/representation.ts'
 import { satelliteJson } from './model.ts'
 
 const encoder = new TextEncoder()

@@ -6,6 +6,9 @@ import { type ModuleContext, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { HealthSchema, StatusSchema, statusJson } from './model.ts'
 
+/** The probe path (exempt from the rate limit). */
+export const HEALTHCHECK_PATH = '/api/v1/service/healthcheck'
+
 export interface ServiceOptions {
   /** The refresh state; refresh is reported as disabled without it. */
   refreshStatus?: () => RefreshStatus

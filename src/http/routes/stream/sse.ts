@@ -3,6 +3,7 @@
  * fixed cadence, heartbeat comments between, and every timer stopped as soon
  * as the client goes away (the body is cancelled or the request aborted).
  */
+import { every } from '../../../io/clock.ts'
 
 export interface SseEvent {
   /** The `event:` field: what a client's `addEventListener(name)` listens for. */
@@ -55,16 +56,16 @@ export interface SseStream {
 /** An event stream; it ends when the client leaves, when `end` is called, or when producing an event fails. */
 export function sseStream(options: SseStreamOptions): SseStream {
   const encoder = new TextEncoder()
-  let tick: ReturnType<typeof setInterval> | undefined
-  let heartbeat: ReturnType<typeof setInterval> | undefined
+  let stopTicks: (() => void) | undefined
+  let stopHeartbeats: (() => void) | undefined
   let closed = false
   let controller: ReadableStreamDefaultController<Uint8Array> | undefined
 
   const close = () => {
     if (closed) return
     closed = true
-    clearInterval(tick)
-    clearInterval(heartbeat)
+    stopTicks?.()
+    stopHeartbeats?.()
     options.signal?.removeEventListener('abort', close)
     options.onClose()
   }
@@ -103,8 +104,9 @@ export function sseStream(options: SseStreamOptions): SseStream {
       options.signal?.addEventListener('abort', close)
       send(`retry: ${RECONNECT_MS}\n\n`)
       sendNext()
-      tick = setInterval(sendNext, options.intervalMs)
-      heartbeat = setInterval(() => send(heartbeatComment()), options.heartbeatMs)
+      if (closed) return // the first event failed: no timers
+      stopTicks = every(options.intervalMs, sendNext)
+      stopHeartbeats = every(options.heartbeatMs, () => send(heartbeatComment()))
     },
     cancel() {
       close()

@@ -1,6 +1,6 @@
 /** GET /api/v1/satellites/:noradId/positions: a ground track, as points or as GeoJSON. */
 import { Elysia, t } from 'elysia'
-import { groundTrack, sampleCount, type TrackPoint, trackLines, trackSamples } from '../../../domain/orbit/track.ts'
+import { groundTrackSliced, sampleCount, type TrackPoint, trackLines, trackSamples } from '../../../domain/orbit/track.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas } from '../common.ts'
@@ -38,7 +38,7 @@ export function tracksModule(context: ModuleContext) {
   const { store, clock } = context
   return new Elysia({ name: 'tracks', prefix: '/api/v1/satellites' }).get(
     '/:noradId/positions',
-    (ctx) => {
+    async (ctx) => {
       const { params, query } = tracksRoute.read(ctx.query, ctx.params)
       const catalog = store.current
       const satellite = findSatellite(catalog, params.noradId)
@@ -53,7 +53,8 @@ export function tracksModule(context: ModuleContext) {
       }
       const index = catalog.indexOf(satellite.noradId)!
       if (query.format === 'geojson') {
-        const track = groundTrack(catalog, index, fromMs, toMs, stepMs)
+        // Up to 10,000 propagations (~15 ms): as heavy work, a piece at a time, a few at once, stopped if the client goes.
+        const track = await context.heavy.run(groundTrackSliced(catalog, index, fromMs, toMs, stepMs), ctx.request.signal)
         if (track.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, track.firstOmissionReason)
         ctx.set.headers['content-type'] = 'application/geo+json'
         return trackGeoJson(satellite, trackLines(track), track, fromMs)
@@ -72,11 +73,12 @@ export function tracksModule(context: ModuleContext) {
       }
       if (first.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, first.reason)
       if (count <= TRACK_PIECE) return trackJson(satellite, { points: first.points, omitted: first.omitted, firstOmissionReason: first.reason, stepMs }, fromMs, toMs, query.step)
-      return new Response(trackJsonStream(satellite, fromMs, toMs, query.step, count, first, piece), { headers: { 'content-type': 'application/json; charset=utf-8' } })
+      // (A Response the route's typing cannot express next to the objects: its schema is checked on the objects.)
+      return new Response(trackJsonStream(satellite, fromMs, toMs, query.step, count, first, piece), { headers: { 'content-type': 'application/json; charset=utf-8' } }) as never
     },
     {
       ...tracksRoute.hooks,
-      response: responseSchemas(context, { 200: t.Union([TrackSchema, TrackGeoJsonSchema]), 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema }),
+      response: responseSchemas(context, { 200: t.Union([TrackSchema, TrackGeoJsonSchema]), 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema, 503: ErrorSchema }),
       detail: {
         tags: ['satellites'],
         summary: 'Ground track: positions over an interval',

@@ -9,7 +9,8 @@
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import { ApiError } from '../../plugins/errors.ts'
-import { type Representation, RepresentationCache } from '../../plugins/representations.ts'
+import { RepresentationCache } from '../../representations/cache.ts'
+import { contentRepresentation } from '../../representations/representation.ts'
 import { webAssets } from '../../../web/build/assets.ts' with { type: 'macro' }
 import type { ModuleContext } from '../common.ts'
 import { findModule } from './find.ts'
@@ -32,20 +33,6 @@ export const PAGE_CSP = [
   "frame-ancestors 'none'",
 ].join('; ')
 
-const PAGE_HEADERS = {
-  'content-security-policy': PAGE_CSP,
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-}
-
-/** A text answer whose strong ETag is a hash of its content. */
-function representation(text: string, contentType: string): Representation {
-  return {
-    etag: `"${Bun.hash(text).toString(36)}"`,
-    contentType,
-    body: new Blob([text]),
-  }
-}
 
 /** Group → its satellite numbers, ascending and delta-encoded (the whole catalogue packs into a few KB). */
 export function groupIndex(catalog: Catalog): { groups: Record<string, number[]> } {
@@ -74,13 +61,13 @@ export function groupIndex(catalog: Catalog): { groups: Record<string, number[]>
 
 /** The static answers are owned by this object for the life of the process. */
 const BUILT = {}
-const byName = new Map(ASSETS.files.map((f) => [f.name, f]))
+const byName: ReadonlyMap<string, (typeof ASSETS.files)[number]> = new Map(ASSETS.files.map((f) => [f.name, f]))
 
-export function webModule({ store }: Pick<ModuleContext, 'store'>) {
-  const page = new RepresentationCache<object>('no-cache')
-  const hashed = new RepresentationCache<object>('public, max-age=31536000, immutable')
-  const plain = new RepresentationCache<object>('public, max-age=86400')
-  const groups = new RepresentationCache<Catalog>('no-cache')
+export function webModule({ store, compression }: Pick<ModuleContext, 'store' | 'compression'>) {
+  const page = new RepresentationCache<object>(compression, { cacheControl: 'no-cache' })
+  const hashed = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=31536000, immutable' })
+  const plain = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=86400' })
+  const groups = new RepresentationCache<Catalog>(compression, { cacheControl: 'no-cache' })
   const hide = { detail: { hide: true } }
 
   return new Elysia({ name: 'web' })
@@ -88,8 +75,8 @@ export function webModule({ store }: Pick<ModuleContext, 'store'>) {
     .get(
       '/',
       ({ request, set }) => {
-        Object.assign(set.headers, PAGE_HEADERS)
-        return page.respond(request, set, page.get(BUILT, 'index.html', () => representation(ASSETS.html, 'text/html; charset=utf-8')))
+        set.headers['content-security-policy'] = PAGE_CSP
+        return page.respond(request, set, page.get(BUILT, 'index.html', () => contentRepresentation(ASSETS.html, 'text/html; charset=utf-8')))
       },
       hide,
     )
@@ -101,7 +88,7 @@ export function webModule({ store }: Pick<ModuleContext, 'store'>) {
           request,
           set,
           groups.get(catalog, 'groups', () =>
-            representation(JSON.stringify(groupIndex(catalog)), 'application/json; charset=utf-8'),
+            contentRepresentation(JSON.stringify(groupIndex(catalog)), 'application/json; charset=utf-8'),
           ),
         )
       },
@@ -113,8 +100,7 @@ export function webModule({ store }: Pick<ModuleContext, 'store'>) {
         const asset = byName.get(params.file)
         if (!asset) throw new ApiError(404, `no such path: /app/${params.file}`)
         const cache = asset.name === 'icon.svg' ? plain : hashed
-        set.headers['x-content-type-options'] = 'nosniff'
-        return cache.respond(request, set, cache.get(BUILT, asset.name, () => representation(asset.text, asset.contentType)))
+        return cache.respond(request, set, cache.get(BUILT, asset.name, () => contentRepresentation(asset.text, asset.contentType)))
       },
       hide,
     )

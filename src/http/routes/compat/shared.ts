@@ -1,0 +1,121 @@
+/** What the compatible API families share: lenient numbers, Unix seconds, errors in each family's shape, and the engine's passes and sky points. */
+import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
+import { standardMagnitude, DEFAULT_MAGNITUDE_LIMIT } from '../../../domain/orbit/magnitude.ts'
+import type { PassSearch } from '../../../domain/orbit/passes.ts'
+import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
+import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
+import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
+import { Busy } from '../../../io/heavy-work.ts'
+import { ApiError } from '../../plugins/errors.ts'
+import type { ModuleContext } from '../common.ts'
+import { iso } from '../satellites/model.ts'
+
+/**
+ * A number as the clients of these APIs write it: Python's `%f` and `repr`
+ * (`41.702000`, `1e-05`), JavaScript's `String(n)` (`1e-7`), C's `%d`. Not
+ * hex, not `NaN` or `inf`, not empty, no spaces around it.
+ */
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/
+
+export function compatNumber(raw: string | null | undefined): number | null {
+  if (raw === null || raw === undefined || !NUMBER.test(raw)) return null
+  const value = Number(raw)
+  return Number.isFinite(value) ? value : null
+}
+
+/** A client-sent value for a message: printable ASCII, at most 40 characters. */
+export function shownValue(raw: string): string {
+  const printable = raw.replace(/[^\x20-\x7e]/g, '?')
+  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable
+}
+
+/**
+ * A number within [min, max] (an integer when `integer`), or a 400 naming the
+ * parameter, the rule and the value received.
+ */
+export function boundedNumber(name: string, raw: string | null | undefined, min: number, max: number, options: { integer?: boolean; unit?: string } = {}): number {
+  const value = compatNumber(raw)
+  if (value === null || value < min || value > max || (options.integer && !Number.isInteger(value))) {
+    const kind = options.integer ? 'an integer' : 'a number'
+    const got = raw === null || raw === undefined ? 'nothing' : `"${shownValue(raw)}"`
+    throw new ApiError(400, `${name} must be ${kind} between ${min} and ${max}${options.unit ? ` (${options.unit})` : ''} (got ${got})`)
+  }
+  return value
+}
+
+/** A NORAD catalog number: digits only, 1..999999999. */
+export function catalogNumber(name: string, raw: string): number {
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be a NORAD catalog number: an integer between 1 and 999999999 (got "${shownValue(raw)}")`)
+  return Number(raw)
+}
+
+/** Whole seconds since 1970 of an instant (rounded down: the second the instant falls in). */
+export const unixSecondsFloor = (ms: number) => Math.floor(ms / 1000)
+/** Whole seconds since 1970 nearest to an instant (pass times, located to a few ms). */
+export const unixSecondsNearest = (ms: number) => Math.round(ms / 1000)
+
+/**
+ * Runs a handler and answers an error (ApiError, thrown by the parsing here or by
+ * the shared helpers: 400, 404, 422; Busy from the heavy-work queue: 503) in the
+ * family's own shape, with the same status and headers (Retry-After). A client
+ * that has gone (Abandoned: 499) and anything else (a bug: 500) go on to the
+ * service's error handler.
+ */
+// The answer is typed loosely: Elysia checks it against the route's response schemas (tests run with the check on).
+export async function inFamilyShape(
+  set: { status?: number | string; headers: Record<string, string | number> },
+  errorBody: (status: number, message: string) => unknown,
+  handler: () => unknown,
+  // biome-ignore lint: see above
+): Promise<any> {
+  try {
+    return await handler()
+  } catch (error) {
+    if (error instanceof Busy) {
+      // Too many long computations (passes) at once: 503 with Retry-After, as the service answers it.
+      set.status = 503
+      set.headers['retry-after'] = String(error.retryAfterSeconds)
+      return errorBody(503, error.message)
+    }
+    if (!(error instanceof ApiError)) throw error
+    set.status = error.status
+    if (error.headers) Object.assign(set.headers, error.headers)
+    return errorBody(error.status, error.message)
+  }
+}
+
+/** The engine's passes of `satellite` over `observer` in [startMs, endMs] above `minElevationDeg`, with magnitudes at the default naked-eye limit; 422 when it has no position anywhere in that time. */
+export async function passesOf(
+  context: ModuleContext,
+  catalog: Catalog,
+  satellite: Satellite,
+  observer: Observer,
+  startMs: number,
+  endMs: number,
+  minElevationDeg: number,
+  signal?: AbortSignal,
+): Promise<PassSearch> {
+  const query = {
+    observer,
+    startMs,
+    endMs,
+    minElevationDeg,
+    brightness: { standardMagnitude: standardMagnitude(satellite).magnitude, magnitudeLimit: DEFAULT_MAGNITUDE_LIMIT },
+  }
+  const search = await context.heavy.run(findPassesSliced(catalog, catalog.indexOf(satellite.noradId)!, query), signal)
+  if (!search.anyPosition) {
+    throw new ApiError(
+      422,
+      `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`,
+    )
+  }
+  return search
+}
+
+/** Where the satellite is in the observer's sky at an instant (ms), or null when it has no position then. */
+export function skyAt(catalog: Catalog, satellite: Satellite, observer: Observer, instantMs: number): LookAngles | null {
+  const instant = new Date(instantMs)
+  const gmst = siderealTimeRad(instant)
+  const position = positionAt(catalog, catalog.indexOf(satellite.noradId)!, instant, gmst)
+  return position.ok ? lookAngles(observer, position.state.eciKm, gmst) : null
+}

@@ -1,0 +1,17 @@
+/** The clock and timers: the only way the HTTP layer reads the time or schedules work. */
+
+/** Now, ms since 1970 (the wall clock). */
+export function now(): number {
+  return Date.now()
+}
+
+/** A monotonic time in ms, for durations (never goes back when the wall clock is set). */
+export function monotonicMs(): number {
+  return performance.now()
+}
+
+/** Calls `tick` every `intervalMs` until the returned function is called. */
+export function every(intervalMs: number, tick: () => void): () => void {
+  const timer = setInterval(tick, intervalMs)
+  return () => clearInterval(timer)
+}

@@ -1,0 +1,149 @@
+/**
+ * --compat: which of the N2YO, Open Notify and wheretheiss.at families are
+ * mounted (all by default, none with `none`), each in its own section of the
+ * OpenAPI document; answers the same with response checks on and off.
+ */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import { createApp } from '../../../src/http/app.ts'
+import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { CatalogStore } from '../../../src/domain/catalog/store.ts'
+import { parseConfig } from '../../../src/config.ts'
+import { log } from '../../../src/io/log.ts'
+import type { CompatFamily } from '../../../src/http/routes/compat/families.ts'
+import { embeddedCatalog, request } from '../../helpers/catalog.ts'
+
+const NOW = Date.UTC(2026, 4, 31, 6, 0, 0, 437)
+const SAMPLES: Record<CompatFamily, string[]> = {
+  n2yo: ['/rest/v1/satellite/tle/25544&apiKey=K', '/rest/v1/satellite/above/0/0/0/90/0'],
+  'open-notify': ['/iss-now.json', '/iss-pass.json?lat=0&lon=0'],
+  wheretheiss: ['/v1/satellites', '/v1/satellites/25544'],
+}
+
+let catalog: Catalog
+beforeAll(async () => {
+  catalog = await embeddedCatalog()
+})
+
+const appWith = (compat?: CompatFamily[], checkResponses = true, accessLog = false) =>
+  createApp({ store: new CatalogStore(catalog), clock: () => NOW, compat, checkResponses, operations: { accessLog } })
+
+describe('--compat and SATTRACK_COMPAT', () => {
+  const config = (argv: string[], env: Record<string, string> = {}) => parseConfig(argv, { HOME: '/home/test', ...env })
+
+  test('all three by default; a list picks some (in any order, any case); none, none', () => {
+    const compat = (argv: string[], env: Record<string, string> = {}) => {
+      const r = config(argv, env)
+      return r.kind === 'run' ? r.config.compat : r
+    }
+    expect(compat([])).toEqual(['n2yo', 'open-notify', 'wheretheiss'])
+    expect(compat(['--compat', 'wheretheiss,N2YO'])).toEqual(['n2yo', 'wheretheiss'])
+    expect(compat(['--compat=open-notify'])).toEqual(['open-notify'])
+    expect(compat(['--compat', 'none'])).toEqual([])
+    expect(compat([], { SATTRACK_COMPAT: 'none' })).toEqual([])
+    expect(compat(['--compat', 'n2yo'], { SATTRACK_COMPAT: 'none' })).toEqual(['n2yo'])
+  })
+
+  test('anything else stops the start with one line naming the option and the value', () => {
+    for (const [argv, env, expected] of [
+      [['--compat', 'celestrak'], {}, /^--compat: must be a comma-separated list of n2yo, open-notify, wheretheiss, or none \(got "celestrak"\)$/],
+      [['--compat', 'n2yo,,wheretheiss'], {}, /^--compat: must be a comma-separated list/],
+      [[], { SATTRACK_COMPAT: 'all' }, /^SATTRACK_COMPAT: must be a comma-separated list/],
+    ] as const) {
+      const r = config([...argv], { ...env })
+      expect(r.kind).toBe('error')
+      if (r.kind === 'error') expect(r.message).toMatch(expected)
+    }
+  })
+})
+
+describe('mounted families', () => {
+  test('by default every family answers', async () => {
+    const app = appWith()
+    for (const path of Object.values(SAMPLES).flat()) expect({ path, status: (await request(app, path)).status }).toEqual({ path, status: 200 })
+  })
+
+  test('a family switched off is not there: the service 404 {message, statusCode}, and nothing of it in the OpenAPI document', async () => {
+    for (const only of ['n2yo', 'open-notify', 'wheretheiss'] as const) {
+      const app = appWith([only])
+      for (const [family, paths] of Object.entries(SAMPLES)) {
+        for (const path of paths) {
+          const r = await request(app, path)
+          if (family === only) expect({ path, status: r.status }).toEqual({ path, status: 200 })
+          else expect({ path, status: r.status, body: r.body }).toEqual({ path, status: 404, body: { message: expect.stringMatching(/^no such path/), statusCode: 404 } })
+        }
+      }
+      const spec = (await request(app, '/openapi/json')).body
+      expect(spec.tags.map((t: any) => t.name).filter((n: string) => Object.hasOwn(SAMPLES, n))).toEqual([only])
+    }
+    const none = appWith([])
+    for (const path of Object.values(SAMPLES).flat()) expect((await request(none, path)).status).toBe(404)
+    // sattrack's own routes are all still there.
+    expect((await request(none, '/api/v1/satellites/25544')).status).toBe(200)
+  })
+
+  test('each family is a section of the OpenAPI document: a tag with a description, on its documented operations only', async () => {
+    const spec = (await request(appWith(), '/openapi/json')).body
+    for (const family of Object.keys(SAMPLES)) expect(spec.tags.find((t: any) => t.name === family)?.description).toMatch(/^Compatible with /)
+    const tagged = (family: string) =>
+      Object.entries(spec.paths)
+        .filter(([, ops]: [string, any]) => ops.get?.tags?.includes(family))
+        .map(([path]) => path)
+        .sort()
+    expect(tagged('n2yo')).toEqual([
+      '/rest/v1/satellite/above/{observer_lat}/{observer_lng}/{observer_alt}/{search_radius}/{category_id}',
+      '/rest/v1/satellite/positions/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{seconds}',
+      '/rest/v1/satellite/radiopasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_elevation}',
+      '/rest/v1/satellite/tle/{id}',
+      '/rest/v1/satellite/visualpasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_visibility}',
+    ])
+    expect(tagged('open-notify')).toEqual(['/astros.json', '/iss-now.json', '/iss-pass.json'])
+    expect(tagged('wheretheiss')).toEqual(['/v1/coordinates/{coordinates}', '/v1/satellites', '/v1/satellites/{id}', '/v1/satellites/{id}/positions', '/v1/satellites/{id}/tles'])
+    // Their error bodies are documented in the family's shape.
+    expect(Object.keys(spec.paths['/rest/v1/satellite/tle/{id}'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '422']))
+  })
+
+  test('HEAD answers the headers; the answers are byte for byte the same with response checks off (as the executable runs)', async () => {
+    const checked = appWith()
+    const unchecked = appWith(undefined, false)
+    const statuses = new Set<number>()
+    for (const path of [...Object.values(SAMPLES).flat(), '/rest/v1/satellite/tle/1', '/iss-pass.json?lat=x&lon=0', '/v1/satellites/1', '/v1/coordinates/0,0', '/iss-now.json?callback=cb', '/astros.json']) {
+      const a = await checked.handle(new Request(`http://localhost${path}`))
+      const b = await unchecked.handle(new Request(`http://localhost${path}`))
+      statuses.add(a.status)
+      expect({ path, status: b.status, body: await b.text() }).toEqual({ path, status: a.status, body: await a.text() })
+      const head = await checked.handle(new Request(`http://localhost${path}`, { method: 'HEAD' }))
+      expect(head.status).toBe(a.status)
+      expect(await head.text()).toBe('')
+    }
+    expect([...statuses].sort()).toEqual([200, 400, 404])
+  })
+})
+
+describe('the access log', () => {
+  test("never writes an observer's place or a key that a compatible route carries in its path: the route pattern instead", async () => {
+    const lines: string[] = []
+    log.configure({ sink: (line) => lines.push(line) })
+    try {
+      const app = appWith(undefined, true, true)
+      await request(app, '/rest/v1/satellite/positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY')
+      await request(app, '/rest/v1/satellite/tle/25544&apiKey=SECRET-KEY')
+      await request(app, '/rest/v1/satellite/radiopasses/25544/48.856613/2.352222/35/1/5/&apiKey=SECRET-KEY')
+      await request(app, '/v1/coordinates/48.856613,2.352222')
+      await request(app, '/iss-pass.json?lat=48.856613&lon=2.352222')
+      await request(app, '/v1/satellites/25544')
+      await Bun.sleep(20)
+    } finally {
+      log.configure({ sink: null })
+    }
+    const entries = lines.map((l) => JSON.parse(l))
+    expect(entries.map((e) => e.path)).toEqual([
+      '/rest/v1/satellite/positions/:id/:observer_lat/:observer_lng/:observer_alt/:seconds',
+      '/rest/v1/satellite/tle/:id',
+      '/rest/v1/satellite/*',
+      '/v1/coordinates/:coordinates',
+      '/iss-pass.json',
+      '/v1/satellites/25544',
+    ])
+    for (const secret of ['SECRET', '48.85', '2.35']) expect(lines.join('\n')).not.toContain(secret)
+  })
+})
