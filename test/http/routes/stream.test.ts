@@ -208,7 +208,7 @@ describe('several satellites: GET /api/v1/satellites/stream?ids=', () => {
 
   test('parameters: as declared (each refused outside its declaration with a 400 naming it: test/http/plugins/params.test.ts); at most 100 ids', async () => {
     const declared = declaredParameters(app)
-    const observer = ['latitude: number -90..90', 'longitude: number -180..180', 'altitude: number -1000..100000 = 0']
+    const observer = ['latitude: number -90..90', 'longitude: number -180..180', 'altitude: number -1000..100000 = 0', 'frequency: number 0.001..300000']
     expect(describeParameters(declared.get('/api/v1/satellites/stream')!)).toEqual(['ids: id list required', ...observer])
     expect(describeParameters(declared.get('/api/v1/satellites/:noradId/stream')!)).toEqual(['noradId: integer 1..999999999 (path)', ...observer])
     const { body } = await request(app, `/api/v1/satellites/stream?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`)
