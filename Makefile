@@ -10,7 +10,7 @@ export SHARED_SNAPSHOTS
 PYTHON_REF := /usr/bin/python3
 PORT ?= 3000
 
-.PHONY: run test test-unit build build-arm64 dist snapshot install deps-test deps-bench bench typecheck clean
+.PHONY: run test test-unit build build-arm64 dist snapshot install deps-test deps-bench bench bench-refresh typecheck clean
 
 # The commit compiled into builds (--version, sattrack_build_info): short hash, -dirty for a changed tree.
 BUILD_COMMIT = $(shell $(BUN) scripts/dist.ts --print-commit 2>/dev/null || echo unknown)
@@ -99,6 +99,10 @@ bench/data/100k/synthetic.tle: node_modules/.installed data/prepared.json bench/
 # Throughput, latency, startup and memory of dist/sattrack (not part of make test).
 bench: deps-bench dist/sattrack bench/data/30k/synthetic.tle bench/data/100k/synthetic.tle
 	$(BUN) bench/run.ts
+
+# What a refresh round costs in memory, on dist/sattrack against the loopback stand-in (docs/operations.md quotes it).
+bench-refresh: dist/sattrack
+	$(BUN) bench/refresh-memory.ts
 
 typecheck: node_modules/.installed
 	$(BUN) x tsc -p tsconfig.json

@@ -161,7 +161,7 @@ const OPTIONS: readonly OptionSpec[] = [
     env: ['SATTRACK_SNAPSHOT'],
     valueName: 'PATH',
     description:
-      'element sets to start from in place of the embedded snapshot (newer cached groups still win): a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json',
+      'element sets to start from in place of the embedded snapshot (newer cached groups still win): a <group>.tle, <group>.json (OMM) or <group>.csv (OMM) file, a folder of them, a snapshot.json bundle or a copied catalog-cache.json; read again on SIGHUP (systemctl reload), without a restart',
     default: null,
     defaultText: 'none: the embedded snapshot or the cache',
     parse: nonEmpty,

@@ -5,7 +5,7 @@ import { createApp, type Lifecycle } from './http/app.ts'
 import type { Catalog } from './domain/catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
 import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
-import { Refresher, redactUrl, warnIfStale } from './io/refresh.ts'
+import { logRefusedSets, Refresher, redactUrl, warnIfStale } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
 import { planReload } from './domain/catalog/reload.ts'
 import { planStart, type StartInputs, startLogFields } from './domain/catalog/startup.ts'
@@ -50,7 +50,7 @@ if (cache.kind === 'invalid') log.warn('ignoring the cache in the data dir', { p
 const startInputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
 const start = planStart(startInputs)
 if (!start.ok) {
-  console.error(`sattrack: ${start.error}`)
+  console.error(`sattrack: ${start.error}${start.examples?.[0] ? ` (first: ${start.examples[0]})` : ''}`)
   process.exit(2)
 }
 const report = start.plan
@@ -65,6 +65,7 @@ if (skipped > 0 || Object.keys(report.unreadableGroups).length > 0) {
     examples: report.examples,
   })
 }
+logRefusedSets(log, 'start', report.refused)
 
 const store = new CatalogStore(report.catalog, { maxElementAgeMs: config.maxElementAgeMs })
 const refresher = config.refreshUrl
@@ -185,14 +186,23 @@ async function reloadSnapshot(path: string): Promise<void> {
   }
   const plan = planReload(store.current, file, Date.now())
   if (!plan.ok) {
-    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: plan.error })
+    log.error('reload: --snapshot cannot be used; nothing changed', {
+      path,
+      reason: plan.error,
+      ...(Object.keys(plan.unreadableGroups).length > 0 ? { unreadableGroups: plan.unreadableGroups } : {}),
+      ...(plan.examples.length > 0 ? { examples: plan.examples } : {}),
+    })
     return
   }
   if (plan.warning) log.warn(plan.warning.message, plan.warning.fields)
+  if (Object.keys(plan.unreadableGroups).length > 0) {
+    log.warn('reload: files of --snapshot that cannot be read; their groups keep what they had', { path, unreadableGroups: plan.unreadableGroups })
+  }
   const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
   if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })
+  logRefusedSets(log, 'reload', plan.refused, { path })
   if (!plan.catalog) {
-    log.info('reload: nothing in --snapshot is newer than the catalogue held; nothing changed', { path, ...plan.changes })
+    log.info('reload: --snapshot brings nothing new; nothing swapped', { path, ...plan.changes })
     return
   }
   store.swap(plan.catalog)

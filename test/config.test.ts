@@ -178,6 +178,8 @@ describe('refresh options', () => {
       expect(help).toContain(flag!)
       expect(help).toContain(env!)
     }
+    // --snapshot says how to reload it.
+    expect(help.split('\n').find((l) => l.trimStart().startsWith('--snapshot PATH'))).toContain('read again on SIGHUP')
     expect(help).toContain('(default: 6h)')
     expect(help).toContain('(default: 30s)')
   })

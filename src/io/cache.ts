@@ -4,11 +4,13 @@
  * fsync of the folder), so a kill at any instant leaves the old file or the new
  * one, never a mix. Reading verifies everything and never throws.
  */
+import { readFileSync } from 'node:fs'
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ELEMENT_FORMATS, type ElementFormat } from '../domain/catalog/formats.ts'
 import type { ElementGroup, GroupSet } from '../domain/catalog/groups.ts'
+import { MAX_ROUND_BYTES } from './refresh.ts'
 
 /** The cache file inside the data dir. */
 export const CACHE_FILE = 'catalog-cache.json'
@@ -16,28 +18,28 @@ export const CACHE_KIND = 'sattrack-cache'
 const CACHE_VERSION = 1
 const TEMP_PREFIX = `.${CACHE_FILE}.`
 const TEMP_SUFFIX = '.tmp'
-/** A temporary file older than this was left by a process that died while writing. */
+/**
+ * A larger file is not read (it is reported and ignored): what the service
+ * writes holds at most MAX_ROUND_BYTES of payloads, which JSON escaping (CR, LF
+ * and quotes) makes at most about a tenth larger.
+ */
+export const MAX_CACHE_BYTES = 2 * MAX_ROUND_BYTES
+/** A temporary file older than this was left by a process that died while writing (a write takes well under a second). */
 const STALE_TEMP_MS = 10 * 60_000
 
-/**
- * A group as the cache holds it: its payload (`text`, `format`) as it came from
- * upstream, when it was fetched or last confirmed (`obtainedAtMs`), its validators.
+/*
+ * What the cache holds is a set of groups (groups.ts) whose `description` is
+ * the endpoint: every group the service holds from upstream (the groups of the
+ * last successful round, and groups refreshed by earlier rounds or read from an
+ * earlier cache that it still serves unchanged), each with its payload (`text`,
+ * `format`) as it came from upstream, when it was fetched or last confirmed
+ * (`obtainedAtMs`) and its validators. Groups that came from the base snapshot
+ * and were never refreshed are not in it: a start takes them from the base again.
  */
-export type CachedGroup = ElementGroup & { text: string; format: ElementFormat }
-
-/**
- * What the cache holds: every group the service holds from upstream (the
- * groups of the last successful round, and groups refreshed by earlier rounds
- * or read from an earlier cache that it still serves unchanged, each with its
- * own fetch time), as a set of groups whose `description` is the endpoint.
- * Groups that came from the base snapshot and were never refreshed are not in
- * it: a start takes them from the base again.
- */
-export type CacheContents = Omit<GroupSet, 'groups'> & { groups: CachedGroup[] }
 
 export type CacheReadResult =
   | { kind: 'absent' }
-  | { kind: 'ok'; cache: CacheContents; path: string }
+  | { kind: 'ok'; cache: GroupSet; path: string }
   | { kind: 'invalid'; path: string; reason: string }
 
 /** `$XDG_DATA_HOME/sattrack`, or `~/.local/share/sattrack`. */
@@ -52,22 +54,28 @@ function sha256(text: string): string {
   return new Bun.CryptoHasher('sha256').update(text).digest('hex')
 }
 
-/** The file's text: the payloads with their metadata and a checksum of each. */
-export function serializeCache(contents: CacheContents): string {
+/** The file's text: the payloads with their metadata and a checksum of each (groups without a payload are left out). */
+export function serializeCache(contents: GroupSet): string {
   return JSON.stringify({
     kind: CACHE_KIND,
     version: CACHE_VERSION,
     obtainedAt: new Date(contents.obtainedAtMs).toISOString(),
     url: contents.description,
-    groups: contents.groups.map((g) => ({
-      group: g.group,
-      format: g.format,
-      fetchedAt: new Date(g.obtainedAtMs).toISOString(),
-      etag: g.etag ?? null,
-      lastModified: g.lastModified ?? null,
-      sha256: sha256(g.text),
-      payload: g.text,
-    })),
+    groups: contents.groups.flatMap((g) =>
+      g.text === undefined || g.format === undefined
+        ? []
+        : [
+            {
+              group: g.group,
+              format: g.format,
+              fetchedAt: new Date(g.obtainedAtMs).toISOString(),
+              etag: g.etag ?? null,
+              lastModified: g.lastModified ?? null,
+              sha256: sha256(g.text),
+              payload: g.text,
+            },
+          ],
+    ),
   })
 }
 
@@ -75,7 +83,7 @@ const isString = (v: unknown): v is string => typeof v === 'string'
 const isNullableString = (v: unknown): v is string | null => v === null || typeof v === 'string'
 
 /** Checks the file's text field by field; a reason when anything is off. */
-export function deserializeCache(text: string): { ok: true; cache: CacheContents } | { ok: false; reason: string } {
+export function deserializeCache(text: string): { ok: true; cache: GroupSet } | { ok: false; reason: string } {
   let data: any
   try {
     data = JSON.parse(text)
@@ -88,7 +96,7 @@ export function deserializeCache(text: string): { ok: true; cache: CacheContents
   if (!Number.isFinite(obtainedAtMs)) return { ok: false, reason: 'obtainedAt is not a date' }
   if (!isString(data.url)) return { ok: false, reason: 'url is missing' }
   if (!Array.isArray(data.groups) || data.groups.length === 0) return { ok: false, reason: 'it holds no groups' }
-  const groups: CachedGroup[] = []
+  const groups: ElementGroup[] = []
   for (const g of data.groups) {
     const name = isString(g?.group) ? g.group : '?'
     if (!isString(g?.group) || !isString(g.payload) || !isString(g.sha256)) return { ok: false, reason: `group ${name} is incomplete` }
@@ -99,7 +107,7 @@ export function deserializeCache(text: string): { ok: true; cache: CacheContents
     if (sha256(g.payload) !== g.sha256) return { ok: false, reason: `group ${name} fails its checksum` }
     groups.push({ group: g.group, source: 'cache', obtainedAtMs: fetchedAtMs, format: g.format, text: g.payload, etag: g.etag, lastModified: g.lastModified })
   }
-  return { ok: true, cache: { source: 'cache', description: data.url, obtainedAtMs, groups } }
+  return { ok: true, cache: { source: 'cache', description: data.url, obtainedAtMs, datedBy: 'stamp', groups } }
 }
 
 /** Reads the cache of a data dir. Absent is not an error; anything unreadable is `invalid` with a reason. */
@@ -107,6 +115,8 @@ export async function readCache(dataDir: string): Promise<CacheReadResult> {
   const path = join(dataDir, CACHE_FILE)
   let text: string
   try {
+    const size = (await stat(path)).size
+    if (size > MAX_CACHE_BYTES) return { kind: 'invalid', path, reason: `it is ${size} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` }
     text = await Bun.file(path).text()
   } catch (error) {
     const code = (error as NodeJS.ErrnoException)?.code
@@ -118,7 +128,7 @@ export async function readCache(dataDir: string): Promise<CacheReadResult> {
 }
 
 /** The cache as a set to start from, described by its path (each group obtained when it was fetched or last confirmed). */
-export function snapshotFromCache(cache: CacheContents, path: string): CacheContents {
+export function snapshotFromCache(cache: GroupSet, path: string): GroupSet {
   return { ...cache, source: 'cache', description: path, groups: cache.groups.map((g) => ({ ...g, source: 'cache' })) }
 }
 
@@ -142,27 +152,69 @@ function alive(pid: number): boolean {
   }
 }
 
+/** When process `pid` started (clock ticks since boot, /proc/PID/stat field 22), or null where there is no /proc. */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name (field 2) may hold spaces and parentheses: count from the last ')'.
+    const start = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]
+    return start && /^\d+$/.test(start) ? start : null
+  } catch {
+    return null
+  }
+}
+
+/** This process as temporary file names give it: its PID and its start time (`x` where unknown). */
+let writerToken: string | undefined
+function ownToken(): string {
+  writerToken ??= `${process.pid}.${processStart(process.pid) ?? 'x'}`
+  return writerToken
+}
+
 /**
- * Removes temporary files that a process killed while writing left behind: those
- * of a process that no longer runs, and any older than ten minutes (another
- * instance sharing the data dir may be writing its own right now). Returns the
- * names removed. Runs at start and after every write.
+ * Why a temporary file is left over, or null when it may be a write in
+ * progress. A write takes well under a second; the file is named with the
+ * writer's PID and start time. It is left over when it is older than ten
+ * minutes, or its name is not ours, or it is named with this process's PID
+ * (this process writes one file at a time, and not at all before it starts
+ * refreshing: at start any such file was left by an earlier process that had
+ * the same PID, as in a container), or with a PID that no longer runs, or that
+ * now runs a process started at another time (the PID was reused: after a
+ * reboot, say). What is kept: a recent file of another process that runs now,
+ * which may be another instance sharing the data dir, writing right now.
+ * Removing a file that was in fact being written is harmless all the same: its
+ * rename fails, the cache stays whole, and that writer reports it and writes
+ * again after its next round.
+ */
+export function leftoverReason(name: string, mtimeMs: number, nowMs: number, own: string = ownToken(), isAlive = alive, startOf = processStart): string | null {
+  if (nowMs - mtimeMs > STALE_TEMP_MS) return 'older than ten minutes'
+  const [pidText, start] = name.slice(TEMP_PREFIX.length, -TEMP_SUFFIX.length).split('.')
+  const pid = Number(pidText)
+  if (!Number.isInteger(pid) || pid <= 0) return 'not named by a writer'
+  if (pid === Number(own.split('.')[0])) return 'named with this process\'s PID'
+  if (!isAlive(pid)) return 'its writer no longer runs'
+  const now = startOf(pid)
+  if (start && /^\d+$/.test(start) && now !== null && now !== start) return 'its PID now belongs to another process'
+  return null
+}
+
+/**
+ * Removes the temporary files that killed writers left behind (see
+ * leftoverReason for the rule). Returns the names removed. Runs at start and
+ * after every write.
  */
 export async function removeStaleTemporaries(dataDir: string, nowMs: number): Promise<string[]> {
   const removed: string[] = []
   for (const name of await readdir(dataDir).catch(() => [] as string[])) {
     if (!name.startsWith(TEMP_PREFIX) || !name.endsWith(TEMP_SUFFIX)) continue
-    const pid = Number(name.slice(TEMP_PREFIX.length).split('.')[0])
     const path = join(dataDir, name)
     const info = await stat(path).catch(() => null)
-    if (!info) continue
-    const orphan = !Number.isInteger(pid) || pid <= 0 || (pid !== process.pid && !alive(pid))
-    if (orphan || nowMs - info.mtimeMs > STALE_TEMP_MS) {
-      await unlink(path).then(
-        () => removed.push(name),
-        () => {},
-      )
-    }
+    if (!info?.isFile()) continue
+    if (leftoverReason(name, info.mtimeMs, nowMs) === null) continue
+    await unlink(path).then(
+      () => removed.push(name),
+      () => {},
+    )
   }
   return removed
 }
@@ -173,10 +225,10 @@ export async function removeStaleTemporaries(dataDir: string, nowMs: number): Pr
  * entry flushed. Creates the data dir when needed. Throws on failure (after
  * removing its temporary file); the old cache is then still intact.
  */
-export async function writeCache(dataDir: string, contents: CacheContents): Promise<string> {
+export async function writeCache(dataDir: string, contents: GroupSet): Promise<string> {
   await mkdir(dataDir, { recursive: true })
   const target = join(dataDir, CACHE_FILE)
-  const temp = join(dataDir, `${TEMP_PREFIX}${process.pid}.${crypto.randomUUID().slice(0, 8)}${TEMP_SUFFIX}`)
+  const temp = join(dataDir, `${TEMP_PREFIX}${ownToken()}.${crypto.randomUUID().slice(0, 8)}${TEMP_SUFFIX}`)
   try {
     const handle = await open(temp, 'w', 0o644)
     try {

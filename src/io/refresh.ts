@@ -14,28 +14,44 @@
 import { log as defaultLog } from './log.ts'
 import { VERSION } from './version.ts'
 import type { Catalog } from '../domain/catalog/catalog.ts'
-import type { ElementGroup } from '../domain/catalog/groups.ts'
-import { catalogOf, layerOf, overlay } from '../domain/catalog/overlay.ts'
-import type { ElementSet } from '../domain/catalog/elements.ts'
-import { describeContent, type ElementFormat, endsInsideElementSet, formatName, parseElements, sniffFormat } from '../domain/catalog/formats.ts'
+import { describeRefusal, type ElementGroup, type GroupSet, readGroup } from '../domain/catalog/groups.ts'
+import { catalogOf, layerOf, MAX_LOGGED_REFUSALS, overlay, type RefusedSet, refusedSets } from '../domain/catalog/overlay.ts'
+import { describeContent, type ElementFormat, endsInsideElementSet, formatName, sniffFormat } from '../domain/catalog/formats.ts'
 import type { RefreshStatus } from '../domain/catalog/refresh.ts'
 import type { CatalogStore } from '../domain/catalog/store.ts'
-import { validateElementSets } from '../domain/catalog/validate.ts'
-import type { CacheContents, CachedGroup } from './cache.ts'
 
-/**
- * Responses larger than this are refused, without reading them whole. CelesTrak's
- * largest groups are a few MB (GROUP=active as OMM JSON: under 10 MB); reading,
- * parsing and holding a body costs several times its size, so this bounds what a
- * round can cost whatever a valid-looking upstream sends.
+/*
+ * Memory. A service of 12k satellites holds ~80 MB at rest and is given 200 MB
+ * (README, "Memory"); a round of the eight groups with every set new peaks at
+ * ~155 MB (the new catalogue is built beside the old one, and SGP4 checks every
+ * set). So what a round may take is bounded three ways, and the worst a
+ * valid-looking upstream can do within them peaks under 180 MB (measured with
+ * bench/refresh-memory.ts against the loopback stand-in; docs/operations.md has
+ * the figures): each body, the payloads held (the round's and those kept from
+ * earlier rounds, which the cache file holds too and a start reads back), and
+ * the satellites.
  */
-export const MAX_BODY_BYTES = 24 * 1024 * 1024
 /**
- * The bodies of one round together (they are held until the swap, and the cache
- * holds them): a group whose body would pass it is refused. All eight groups of
- * the embedded snapshot as OMM JSON are about 6 MB.
+ * Responses larger than this are refused, without reading them whole.
+ * CelesTrak's largest group today, starlink, is 4.4 MB as OMM JSON (10,395
+ * satellites, ~420 bytes each); this leaves room for ~19,000.
  */
-export const MAX_ROUND_BYTES = 48 * 1024 * 1024
+export const MAX_BODY_BYTES = 8 * 1024 * 1024
+/**
+ * The payloads held after a round together: this round's bodies and the
+ * payloads kept from earlier rounds for the groups it did not take (all of them
+ * are written to the cache, and read back at start). A group whose body would
+ * pass it is refused. The eight groups of the embedded snapshot as OMM JSON are
+ * about 5 MB.
+ */
+export const MAX_ROUND_BYTES = 10 * 1024 * 1024
+/**
+ * The most satellites a round may leave in the catalogue (one that holds more,
+ * from --snapshot, keeps what it has: a round may then not grow it). A group
+ * that would pass it is refused, and reading a body stops past it. The eight
+ * groups hold 11,931 today.
+ */
+export const MAX_SATELLITES = 20_000
 /** The first wait after a failure; it doubles with each failure in a row, up to the interval. */
 export const FIRST_RETRY_MS = 60_000
 /** The longest wait a Retry-After is honoured for. */
@@ -61,8 +77,10 @@ export interface RefreshSettings {
   timeoutMs: number
   /** Largest accepted response body, bytes; MAX_BODY_BYTES unless a test needs less. */
   maxBodyBytes?: number
-  /** Largest total of a round's bodies, bytes; MAX_ROUND_BYTES unless a test needs less. */
+  /** Largest total of the payloads held after a round, bytes; MAX_ROUND_BYTES unless a test needs less. */
   maxRoundBytes?: number
+  /** The most satellites a round may leave in the catalogue; MAX_SATELLITES unless a test needs less. */
+  maxSatellites?: number
 }
 
 export interface Timers {
@@ -86,13 +104,13 @@ export interface RefresherOptions {
   fetch?: FetchLike
   /** Schedules rounds (request timeouts always use real time). */
   timers?: Timers
-  /** Writes the payloads of a successful round (the data-dir cache). */
-  persist?: (contents: CacheContents) => Promise<unknown>
+  /** Writes the payloads of a successful round (the data-dir cache): a set of groups, each with its payload. */
+  persist?: (contents: GroupSet) => Promise<unknown>
   /**
    * The payloads the current catalogue was built from (when it came from the
    * cache): the first round can then be conditional. Give nothing otherwise.
    */
-  initialPayloads?: readonly CachedGroup[]
+  initialPayloads?: readonly ElementGroup[]
   log?: Logger
   /** Called after every swap, with the new catalogue. */
   onSwap?: (catalog: Catalog) => void
@@ -115,11 +133,11 @@ interface RoundResult {
   /** The longest Retry-After a failed group's answer asked for, ms. */
   retryAfterMs?: number
   /** What to write to the data dir after a success. */
-  save?: CacheContents
+  save?: GroupSet
 }
 
 type GroupResult =
-  | { ok: true; payload: CachedGroup; changed: boolean }
+  | { ok: true; payload: ElementGroup; changed: boolean }
   | { ok: false; error: string; retryAfterMs?: number; missing?: boolean; holdOff?: number }
   | { ok: false; stopped: true }
 
@@ -237,6 +255,20 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
   return new TextDecoder().decode(Buffer.concat(chunks, total))
 }
 
+/**
+ * Logs the element sets a source did not take, one line each (whose, which
+ * group, why, whether the satellite stays there with the set it had), the first
+ * MAX_LOGGED_REFUSALS of them; the rest in one line with their count per group.
+ */
+export function logRefusedSets(logger: Logger, what: string, refused: readonly RefusedSet[], fields: Record<string, unknown> = {}): void {
+  for (const r of refused.slice(0, MAX_LOGGED_REFUSALS)) logger.warn(`${what}: element set refused`, { ...fields, ...r })
+  const rest = refused.slice(MAX_LOGGED_REFUSALS)
+  if (rest.length === 0) return
+  const byGroup: Record<string, number> = {}
+  for (const r of rest) byGroup[r.group] = (byGroup[r.group] ?? 0) + 1
+  logger.warn(`${what}: more element sets refused`, { ...fields, count: rest.length, byGroup, satellitesKept: rest.filter((r) => r.satelliteKept).length })
+}
+
 const realTimers: Timers = {
   set: (callback, delayMs) => setTimeout(callback, delayMs),
   clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -248,12 +280,12 @@ export class Refresher {
   readonly #clock: () => number
   readonly #fetch: FetchLike
   readonly #timers: Timers
-  readonly #persist: ((contents: CacheContents) => Promise<unknown>) | undefined
+  readonly #persist: ((contents: GroupSet) => Promise<unknown>) | undefined
   readonly #log: Logger
   readonly #onSwap: ((catalog: Catalog) => void) | undefined
   readonly #userAgent = `sattrack/${VERSION}`
   /** The payload behind each group of the current catalogue, when it came from the cache or a refresh. */
-  #payloads = new Map<string, CachedGroup>()
+  #payloads = new Map<string, ElementGroup>()
   #timer: unknown = null
   #running: Promise<RoundOutcome> | null = null
   #abort: AbortController | null = null
@@ -273,7 +305,7 @@ export class Refresher {
   #roundsFailed = 0
 
   constructor(options: RefresherOptions) {
-    this.settings = { maxBodyBytes: MAX_BODY_BYTES, maxRoundBytes: MAX_ROUND_BYTES, ...options.settings, groups: [...options.settings.groups] }
+    this.settings = { maxBodyBytes: MAX_BODY_BYTES, maxRoundBytes: MAX_ROUND_BYTES, maxSatellites: MAX_SATELLITES, ...options.settings, groups: [...options.settings.groups] }
     this.#store = options.store
     this.#clock = options.clock ?? Date.now
     this.#fetch = options.fetch ?? ((url, init) => fetch(url, init))
@@ -291,14 +323,17 @@ export class Refresher {
 
   /**
    * Schedules the first round: at once when the data of a group to refresh is
-   * older than the interval (or the catalogue lacks the group), else when the
-   * oldest of them will be.
+   * older than the interval, or the catalogue lacks the group, or its element
+   * sets are stale whatever its date says (their median age is over 14 days: a
+   * copy of old data dated by when its files were written); else when the
+   * oldest of them will be an interval old.
    */
   start(): void {
     if (this.#started || this.#stopped) return
     this.#started = true
     const now = this.#clock()
-    const obtainedAt = Math.min(...this.settings.groups.map((group) => this.#groupObtainedAt(this.#store.current, group)))
+    const catalog = this.#store.current
+    const obtainedAt = Math.min(...this.settings.groups.map((group) => (this.#groupStale(catalog, group, now) ? -Infinity : this.#groupObtainedAt(catalog, group))))
     const dueAt = now - obtainedAt >= this.settings.intervalMs ? now : Math.min(obtainedAt + this.settings.intervalMs, now + this.settings.intervalMs)
     this.#scheduleAt(dueAt)
   }
@@ -307,6 +342,13 @@ export class Refresher {
   #groupObtainedAt(catalog: Catalog, group: string): number {
     if (!(group in catalog.groupCounts)) return -Infinity
     return catalog.origin.groupsObtainedAtMs?.[group] ?? catalog.origin.obtainedAtMs
+  }
+
+  /** Whether the median element age of the group's satellites exceeds STALE_MEDIAN_AGE_DAYS. */
+  #groupStale(catalog: Catalog, group: string, nowMs: number): boolean {
+    const epochs = catalog.satellites.flatMap((s) => (s.groups.includes(group) ? [s.elements.epochMs] : [])).sort((a, b) => a - b)
+    if (epochs.length === 0) return false
+    return (nowMs - epochs[epochs.length >> 1]!) / 86_400_000 > STALE_MEDIAN_AGE_DAYS
   }
 
   /** Cancels the schedule and any request in flight; a round cut short changes nothing. */
@@ -390,6 +432,8 @@ export class Refresher {
 
   #record(outcome: Exclude<RoundOutcome, { kind: 'stopped' }>, retryAfter: number): void {
     const now = this.#clock()
+    // A group was taken or confirmed (a 304), even if others failed: lastSuccessAt says when the upstream last gave data.
+    if (outcome.kind !== 'failed') this.#lastSuccessMs = now
     const failedGroups = outcome.kind === 'failed' ? null : (outcome.failedGroups ?? {})
     const partial = failedGroups !== null && Object.keys(failedGroups).length > 0
     if (outcome.kind === 'failed' || partial) {
@@ -414,7 +458,6 @@ export class Refresher {
       this.#failures = 0
       this.#roundsSucceeded += 1
       this.#lastError = null
-      this.#lastSuccessMs = now
       if (this.#started && !this.#stopped) this.#scheduleAt(now + this.settings.intervalMs)
       else this.#nextAttemptMs = null
     }
@@ -423,7 +466,7 @@ export class Refresher {
 
   async #fetchAndSwap(startedAt: number, signal: AbortSignal): Promise<RoundResult> {
     const current = this.#store.current
-    const next: CachedGroup[] = []
+    const next: ElementGroup[] = []
     const stopped = { outcome: { kind: 'stopped' } } as const
     let notModified = 0
     const failedGroups: Record<string, string> = {}
@@ -432,14 +475,21 @@ export class Refresher {
     // Each group on its own: one that fails keeps its element sets and does not stop the others, unless the
     // upstream asked to be left alone (403, 429): then the remaining groups are not asked for this round.
     let holdOff: string | null = null
-    let roundBytes = 0
+    // What the round may take (see MAX_ROUND_BYTES, MAX_SATELLITES): the payload held for each group after it,
+    // and the satellites of each group (a group taken replaces its own).
+    const heldBytes = new Map([...this.#payloads].map(([group, p]) => [group, Buffer.byteLength(p.text ?? '')]))
+    const satelliteLimit = Math.max(this.settings.maxSatellites, current.size)
+    const idsByGroup = new Map<string, Set<number>>(Object.keys(current.groupCounts).map((g) => [g, new Set<number>()]))
+    for (const s of current.satellites) for (const g of s.groups) idsByGroup.get(g)?.add(s.noradId)
     for (const group of this.settings.groups) {
       if (signal.aborted) return stopped
       if (holdOff) {
         failedGroups[group] = `not asked: ${holdOff}`
         continue
       }
-      const result = await this.#fetchGroup(group, signal, this.settings.maxRoundBytes - roundBytes)
+      let othersBytes = 0
+      for (const [g, bytes] of heldBytes) if (g !== group) othersBytes += bytes
+      const result = await this.#fetchGroup(group, signal, this.settings.maxRoundBytes - othersBytes, satelliteLimit)
       if (!result.ok) {
         if ('stopped' in result) return stopped
         if (result.missing) missing.push(group)
@@ -449,15 +499,25 @@ export class Refresher {
         continue
       }
       const { payload } = result
-      if (result.changed) roundBytes += Buffer.byteLength(payload.text)
       if (!result.changed) notModified += 1
       else {
-        const count = new Set(payload.elements!.map((e) => e.noradId)).size
+        const ids = new Set(payload.elements!.map((e) => e.noradId))
         const before = current.groupCounts[group]
-        if (before !== undefined && count < before / 2) {
-          failedGroups[group] = `${count} satellites, fewer than half of the ${before} it had`
+        if (before !== undefined && ids.size < before / 2) {
+          failedGroups[group] = `${ids.size} satellites, fewer than half of the ${before} it had`
           continue
         }
+        // Satellites it did not take stay in it (they keep their sets): they count too.
+        const held = idsByGroup.get(group)
+        for (const r of payload.refused ?? []) if (r.noradId !== null && held?.has(r.noradId)) ids.add(r.noradId)
+        const all = new Set(ids)
+        for (const [g, other] of idsByGroup) if (g !== group) for (const id of other) all.add(id)
+        if (all.size > satelliteLimit) {
+          failedGroups[group] = `taking its ${ids.size} satellites would leave ${all.size} in the catalogue, more than the limit of ${satelliteLimit}`
+          continue
+        }
+        idsByGroup.set(group, ids)
+        heldBytes.set(group, Buffer.byteLength(payload.text ?? ''))
       }
       next.push(payload)
     }
@@ -472,63 +532,59 @@ export class Refresher {
       const error = reasons.length > 0 ? reasons.join('; ') : `the upstream has none of the groups (${missing.join(', ')})`
       return { outcome: { kind: 'failed', error }, retryAfterMs: retryAfter }
     }
-    const partial = Object.keys(failedGroups).length > 0 ? { failedGroups } : {}
 
-    // Groups of the catalogue that this round does not fetch keep their element sets: a round never loses data.
+    // Groups of the catalogue that this round does not take keep their element sets: a round never loses data.
     // Those that came from upstream before (an earlier round, the cache) stay in the cache with their own fetch times.
     const fetched = new Set(next.map((p) => p.group))
     const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
     const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
     // The cache file records where the data came from, redacted like the logs: it may be readable by others.
-    const save: CacheContents = { source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) }
+    const save = (): GroupSet => ({ source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) })
     if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
-      // Every group answered 304: the data is confirmed, nothing to swap.
+      // Every group taken answered 304: the data is confirmed, nothing to swap.
       this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
       this.#log.info('refresh: upstream unchanged', { groups: next.length })
-      return { outcome: { kind: 'unchanged', ...partial }, save, retryAfterMs: retryAfter }
+      return { outcome: { kind: 'unchanged', ...(Object.keys(failedGroups).length > 0 ? { failedGroups } : {}) }, save: save(), retryAfterMs: retryAfter }
     }
 
     const round: ElementGroup[] = []
-    for (const payload of next) {
-      if (!payload.elements) {
-        const parsed = parseElements(payload.text, payload.format)
-        if (!parsed.ok) return { outcome: { kind: 'failed', error: `${payload.group}: kept payload unreadable: ${parsed.reason}` } }
-        const validated = validateElementSets(parsed.elements, payload.obtainedAtMs)
-        payload.elements = validated.accepted
-        payload.refused = validated.refused
+    for (const payload of [...next]) {
+      // A 304 confirms a payload read from the cache at start: read it (the same step as every source).
+      const read = readGroup(payload)
+      if (!read.ok) {
+        failedGroups[payload.group] = `the payload held for it cannot be read: ${read.reason}`
+        next.splice(next.indexOf(payload), 1)
+        continue
       }
+      next[next.indexOf(payload)] = read.group
       // The round's groups are dated by the round.
-      round.push({ ...payload, source: 'refresh', obtainedAtMs: startedAt })
+      round.push({ ...read.group, source: 'refresh', obtainedAtMs: startedAt })
     }
+    const partial = Object.keys(failedGroups).length > 0 ? { failedGroups } : {}
+    if (round.length === 0) return { outcome: { kind: 'failed', error: Object.entries(failedGroups).map(([g, e]) => `${g}: ${e}`).join('; ') }, retryAfterMs: retryAfter }
     // The one overlay rule: the catalogue held (now: a reload may have swapped it during the requests), then
-    // this round; groups the round does not fetch are kept.
+    // this round; groups the round does not take are kept, and no satellite goes back to an older set.
     const overlaid = overlay([layerOf(this.#store.current), { source: 'refresh', groups: round }])
-    for (const payload of next) {
-      const refused = payload.refused ?? []
-      if (refused.length === 0) continue
-      this.#log.warn('refresh: refused element sets', {
-        group: payload.group,
-        count: refused.length,
-        keptPrevious: overlaid.keptForRefused[payload.group] ?? 0,
-        examples: refused.slice(0, 3).map((r) => `${r.noradId}: ${r.reason}`),
-      })
-    }
     const catalog = catalogOf(overlaid, this.#clock())
     if (signal.aborted) return stopped
+    logRefusedSets(this.#log, 'refresh', refusedSets(round, catalog), { url: redactUrl(this.settings.url) })
     this.#store.swap(catalog)
     this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
+    // Sets of the round older than those held (the held ones stay): upstream went back in time for these.
+    const newer = Object.entries(overlaid.keptNewer).reduce((n, [g, count]) => n + (overlaid.fromLayer[g] === 1 ? count : 0), 0)
     this.#log.info('refresh: catalogue replaced', {
       satellites: catalog.size,
       before: current.size,
       groups: catalog.groupCounts,
       notModified,
       ...(kept.length > 0 ? { kept } : {}),
+      ...(newer > 0 ? { olderSetsIgnored: newer } : {}),
     })
     this.#onSwap?.(catalog)
-    return { outcome: { kind: 'changed', catalog, ...partial }, save, retryAfterMs: retryAfter }
+    return { outcome: { kind: 'changed', catalog, ...partial }, save: save(), retryAfterMs: retryAfter }
   }
 
-  async #save(contents: CacheContents): Promise<void> {
+  async #save(contents: GroupSet): Promise<void> {
     if (!this.#persist) return
     try {
       await this.#persist(contents)
@@ -539,7 +595,7 @@ export class Refresher {
     }
   }
 
-  async #fetchGroup(group: string, stopSignal: AbortSignal, roundBytesLeft: number): Promise<GroupResult> {
+  async #fetchGroup(group: string, stopSignal: AbortSignal, roundBytesLeft: number, maxSatellites: number): Promise<GroupResult> {
     const { format, timeoutMs } = this.settings
     const maxBodyBytes = Math.max(0, Math.min(this.settings.maxBodyBytes, roundBytesLeft))
     const url = groupUrl(this.settings.url, group, format)
@@ -593,41 +649,35 @@ export class Refresher {
       }
       const text = await readBodyCapped(response, maxBodyBytes)
       if (isNoSuchGroup(text)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
-      const parsed = parseElements(text, format)
-      if (!parsed.ok) return fail(`expected ${formatName(format)}, got ${describeBody(text, format)}`)
-      // Duplicates collapsed first (the newest set of each satellite), so a body repeating one satellite costs one set.
-      const unique = newestOfEach(parsed.elements)
-      // Sets SGP4 cannot use, dated more than a day after this fetch, or with unprintable names count as invalid.
-      const { accepted: elements, refused } = validateElementSets(unique, fetchedAtMs)
-      const where = format === 'json' ? 'record' : 'line'
-      const invalid = [...parsed.invalid.map((i) => `${where} ${i.line}: ${i.reason}`), ...refused.map((r) => `${r.noradId}: ${r.reason}`)]
-      const firstInvalid = invalid[0] ? ` (first: ${invalid[0]})` : ''
+      // The one reading step: one set per satellite as it is read (a body repeating a satellite costs one set),
+      // reading stopped past the satellite limit; then sets SGP4 cannot use, dated more than a day after this
+      // fetch, or with unprintable names, are refused.
+      const read = readGroup(
+        { group, source: 'refresh', format, text, obtainedAtMs: fetchedAtMs, etag: response.headers.get('etag'), lastModified: response.headers.get('last-modified') },
+        { maxSatellites },
+      )
+      if (!read.ok) {
+        return fail(read.overLimit ? `more than ${maxSatellites} satellites, the limit (the rest of the body was not read)` : `expected ${formatName(format)}, got ${describeBody(text, format)}`)
+      }
+      const { elements = [], refused = [] } = read.group
+      const firstInvalid = refused[0] ? ` (first: ${describeRefusal(group, refused[0]).slice(group.length + 1)})` : ''
       if (elements.length === 0) {
-        return fail(invalid.length > 0 ? `no valid element sets, ${invalid.length} invalid${firstInvalid}` : `${formatName(format)} with no element sets`)
+        return fail(refused.length > 0 ? `no valid element sets, ${refused.length} invalid${firstInvalid}` : `${formatName(format)} with no element sets`)
       }
-      if (endsInsideElementSet(text, format, parsed.invalid)) return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
-      if (invalid.length > MAX_INVALID_SHARE * (elements.length + invalid.length)) {
-        return fail(`${invalid.length} of ${elements.length + invalid.length} element sets are invalid${firstInvalid}`)
+      if (endsInsideElementSet(text, format, refused.flatMap((r) => (r.line === undefined ? [] : [{ line: r.line }])))) {
+        return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
       }
-      return {
-        ok: true,
-        changed: true,
-        payload: {
-          group,
-          source: 'refresh',
-          format,
-          text,
-          obtainedAtMs: fetchedAtMs,
-          etag: response.headers.get('etag'),
-          lastModified: response.headers.get('last-modified'),
-          elements,
-          refused,
-        },
+      if (refused.length > MAX_INVALID_SHARE * (elements.length + refused.length)) {
+        return fail(`${refused.length} of ${elements.length + refused.length} element sets are invalid${firstInvalid}`)
       }
+      return { ok: true, changed: true, payload: read.group }
     } catch (error) {
       if (stopSignal.aborted) return { ok: false, stopped: true }
       if (timeout.signal.aborted) return fail(`no complete answer within ${formatDuration(timeoutMs)} (${shown})`)
-      if (error instanceof BodyTooLargeError) return fail(`${error.message} (${shown})`)
+      if (error instanceof BodyTooLargeError) {
+        const shared = maxBodyBytes < this.settings.maxBodyBytes ? `: what is left of the ${this.settings.maxRoundBytes} bytes the payloads held may take` : ''
+        return fail(`${error.message}${shared} (${shown})`)
+      }
       // The runtime's message may quote the URL it was given: redact it there too.
       const reason = (error instanceof Error ? error.message : String(error)).split(url).join(shown).split(this.settings.url).join(redactUrl(this.settings.url))
       return fail(`request failed: ${reason} (${shown})`)
@@ -637,17 +687,7 @@ export class Refresher {
   }
 }
 
-/** The newest element set of each satellite, in the order of first appearance. */
-function newestOfEach(elements: readonly ElementSet[]): ElementSet[] {
-  const byId = new Map<number, ElementSet>()
-  for (const e of elements) {
-    const before = byId.get(e.noradId)
-    if (!before || e.epochMs > before.epochMs) byId.set(e.noradId, e)
-  }
-  return byId.size === elements.length ? [...elements] : [...byId.values()]
-}
-
-/** The group as the cache stores it: without its parsed element sets. */
-function stripElements({ elements: _elements, refused: _refused, ...group }: CachedGroup): CachedGroup {
+/** The group as the cache stores it: its payload and metadata, without its parsed element sets. */
+function stripElements({ elements: _elements, refused: _refused, ...group }: ElementGroup): ElementGroup {
   return group
 }

@@ -6,8 +6,8 @@
 import { readdir, stat } from 'node:fs/promises'
 import { basename, extname, join } from 'node:path'
 import { formatOfFileName } from '../domain/catalog/formats.ts'
-import { type GroupSet, newestEpochMs, redate } from '../domain/catalog/groups.ts'
-import { fromBundle, parseFolderStamp, SnapshotError, type SnapshotBundle } from '../domain/catalog/snapshot.ts'
+import type { GroupSet } from '../domain/catalog/groups.ts'
+import { fromBundle, parseFolderStamp, SnapshotError } from '../domain/catalog/snapshot.ts'
 import { CACHE_KIND, deserializeCache, snapshotFromCache } from './cache.ts'
 
 /** A JSON text that is an object (a bundle) rather than an array (OMM). */
@@ -16,7 +16,7 @@ function looksLikeBundle(text: string): boolean {
 }
 
 async function bundleFile(path: string, text: string): Promise<GroupSet> {
-  let bundle: SnapshotBundle
+  let bundle: unknown
   try {
     bundle = JSON.parse(text)
   } catch {
@@ -34,10 +34,14 @@ async function bundleFile(path: string, text: string): Promise<GroupSet> {
 /**
  * Reads `--snapshot PATH`: a bundle (`snapshot.json`), one element file in any
  * format (its name is the group: `stations.tle`, `stations.json` (OMM JSON),
- * `stations.csv` (OMM CSV)), a folder of such files (a folder named like
- * `2026-05-30T2250Z` gives the stamp), or a data-dir cache file
- * (`catalog-cache.json`). A file or folder without a stamp is dated by its
- * newest element-set epoch (see datedByContent).
+ * `stations.csv` (OMM CSV)), a folder of such files, or a data-dir cache file
+ * (`catalog-cache.json`). When its data was obtained: a folder named like
+ * `2026-05-30T2250Z`, a bundle's or a cache's stamp says it; otherwise each
+ * file is dated by when it was last written (its modification time; the
+ * start and a reload never believe one later than the clock). Never by the
+ * element sets' epochs: a set in a file cannot vouch for the file's date, and
+ * an older set never replaces a newer one anyway (overlay.ts). Nothing is
+ * parsed here.
  */
 export async function loadSnapshotPath(path: string): Promise<GroupSet> {
   let info
@@ -50,45 +54,30 @@ export async function loadSnapshotPath(path: string): Promise<GroupSet> {
     const text = await Bun.file(path).text()
     if (extname(path).toLowerCase() === '.json' && looksLikeBundle(text)) return bundleFile(path, text)
     const group = { group: basename(path, extname(path)), source: 'snapshot' as const, obtainedAtMs: info.mtimeMs, text }
-    return datedByContent({ source: 'snapshot', obtainedAtMs: info.mtimeMs, description: path, groups: [group] }, info.mtimeMs)
+    return { source: 'snapshot', obtainedAtMs: info.mtimeMs, datedBy: 'file time', description: path, groups: [group] }
   }
   const names = (await readdir(path)).filter((n) => formatOfFileName(n) !== null).sort()
-  const texts: { group: string; text: string }[] = []
+  const files: { group: string; text: string; mtimeMs: number }[] = []
   const bundles: string[] = []
-  let newestMtime = 0
   for (const name of names) {
     const file = join(path, name)
+    const fileInfo = await stat(file).catch(() => null)
+    if (!fileInfo?.isFile()) continue
     const text = await Bun.file(file).text()
     if (formatOfFileName(name) === 'json' && looksLikeBundle(text)) {
       bundles.push(file)
       continue
     }
-    newestMtime = Math.max(newestMtime, (await stat(file)).mtimeMs)
     // The content decides the format; the extension only picks the files.
-    texts.push({ group: basename(name, extname(name)), text })
+    files.push({ group: basename(name, extname(name)), text, mtimeMs: fileInfo.mtimeMs })
   }
-  if (texts.length === 0) {
+  if (files.length === 0) {
     const bundle = bundles.find((b) => basename(b) === 'snapshot.json') ?? bundles[0]
     if (bundle) return bundleFile(bundle, await Bun.file(bundle).text())
     throw new SnapshotError(`snapshot folder ${path} holds no <group>.tle, <group>.json or <group>.csv files`)
   }
   const stampMs = parseFolderStamp(basename(path))
-  const obtainedAtMs = stampMs ?? newestMtime
-  const set: GroupSet = { source: 'snapshot', obtainedAtMs, description: path, groups: texts.map((t) => ({ ...t, source: 'snapshot', obtainedAtMs })) }
-  return stampMs !== null ? { ...set, datedBy: 'stamp' } : datedByContent(set, newestMtime)
+  const groups = files.map(({ group, text, mtimeMs }) => ({ group, text, source: 'snapshot' as const, obtainedAtMs: stampMs ?? mtimeMs }))
+  const obtainedAtMs = Math.max(...groups.map((g) => g.obtainedAtMs))
+  return { source: 'snapshot', obtainedAtMs, datedBy: stampMs !== null ? 'stamp' : 'file time', description: path, groups }
 }
-
-/**
- * Dates a snapshot that carries no stamp by its content: the newest element-set
- * epoch in it (the data cannot have been obtained before that), never later than
- * the files' modification time (a file cannot hold data obtained after it was
- * written). File times alone say nothing: `cp -r` makes old data look new.
- * Reads the snapshot (once: the result is kept).
- */
-function datedByContent(snapshot: GroupSet, newestMtimeMs: number): GroupSet {
-  const newest = newestEpochMs(snapshot)
-  const dated = newest === null ? redate(snapshot, newestMtimeMs, 'file time') : redate(snapshot, Math.min(newest, newestMtimeMs), newest <= newestMtimeMs ? 'newest epoch' : 'file time')
-  // Read once, against the file time; kept.
-  return { ...dated, read: snapshot.read }
-}
-

@@ -34,6 +34,33 @@ describe('GET /api/v1/service/status', () => {
     for (const way of ['--refresh-url', '--snapshot', 'make snapshot', `time=${new Date(NOW - 39 * DAY).toISOString()}`]) expect(freshness.advice).toContain(way)
   })
 
+  test('groups obtained at different times (a partial refresh): the freshness describes the oldest data served', async () => {
+    const records = [
+      ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - DAY / 2).toISOString().replace('Z', '') }),
+      ommRecord({ NORAD_CAT_ID: 2, EPOCH: new Date(NOW - 101 * DAY).toISOString().replace('Z', '') }),
+    ]
+    // stations refreshed an hour ago; weather kept from a snapshot obtained 100 days ago (its refresh keeps failing).
+    const catalog = catalogOf(
+      { stations: records.slice(0, 1), weather: records.slice(1) },
+      { source: 'refresh', obtainedAtMs: NOW - 100 * DAY, groupsObtainedAtMs: { stations: NOW - 3_600_000, weather: NOW - 100 * DAY } },
+      NOW,
+    )
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const { catalog: status } = (await request(app, '/api/v1/service/status')).body
+    expect(status.obtainedAt).toBe(new Date(NOW - 100 * DAY).toISOString())
+    expect(status.groupsObtainedAt).toEqual({ stations: new Date(NOW - 3_600_000).toISOString(), weather: new Date(NOW - 100 * DAY).toISOString() })
+    expect(status.freshness).toMatchObject({
+      obtainedAt: new Date(NOW - 100 * DAY).toISOString(),
+      newestObtainedAt: new Date(NOW - 3_600_000).toISOString(),
+      oldestGroups: ['weather'],
+      dataAgeDays: 100,
+      stale: true,
+    })
+    expect(status.freshness.summary).toStartWith(
+      `Data of ${new Date(NOW - 100 * DAY).toISOString().slice(0, 10)} to ${new Date(NOW - 3_600_000).toISOString().slice(0, 10)} (the oldest, weather, 100 days old): 1 of 2 satellites`,
+    )
+  })
+
   test('reports the catalogue: source, counts per group, load time and element ages', async () => {
     // Three epochs: 1, 3 and 20 days before NOW.
     const records = [
@@ -55,9 +82,12 @@ describe('GET /api/v1/service/status', () => {
         groups: { stations: 2, weather: 2 },
         loadedAt: new Date(NOW - 60_000).toISOString(),
         obtainedAt: new Date(NOW - DAY).toISOString(),
+        groupsObtainedAt: { stations: new Date(NOW - DAY).toISOString(), weather: new Date(NOW - DAY).toISOString() },
         epochs: { oldest: new Date(NOW - 20 * DAY).toISOString(), newest: new Date(NOW - DAY).toISOString(), medianAgeDays: 3 },
         freshness: {
           obtainedAt: new Date(NOW - DAY).toISOString(),
+          newestObtainedAt: new Date(NOW - DAY).toISOString(),
+          oldestGroups: [],
           dataAgeDays: 1,
           maxElementAgeDays: 30,
           withinAgeLimit: 3,

@@ -1,7 +1,7 @@
 /** The catalogue: an immutable set of satellites built from groups of element sets. */
 import { json2satrec, type SatRec, twoline2satrec } from 'satellite.js'
 import { ommRecordOf } from './omm.ts'
-import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams } from './elements.ts'
+import { type ElementSet, type OrbitalParams, orbitClass, orbitalParams, supersedes } from './elements.ts'
 import { isResonant, registerResonance } from '../orbit/resonance.ts'
 import { DEFAULT_VALIDITY_POLICY, Validity, type ValidityPolicy } from '../orbit/validity.ts'
 
@@ -240,8 +240,6 @@ function compact(r: SatRec): SatRec {
 export function buildCatalog(groups: readonly { group: string; elements: readonly ElementSet[] }[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
   const chosen = new Map<number, { elements: ElementSet; groups: string[] }>()
   const idsByGroup = new Map<string, Set<number>>()
-  // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
-  const unnamed = (e: ElementSet) => e.name === String(e.noradId)
   for (const { group, elements } of groups) {
     const idsInGroup = idsByGroup.get(group) ?? new Set<number>()
     idsByGroup.set(group, idsInGroup)
@@ -251,9 +249,8 @@ export function buildCatalog(groups: readonly { group: string; elements: readonl
       if (!entry) chosen.set(el.noradId, { elements: el, groups: [group] })
       else {
         if (!entry.groups.includes(group)) entry.groups.push(group)
-        if (el.epochMs > entry.elements.epochMs || (el.epochMs === entry.elements.epochMs && unnamed(entry.elements) && !unnamed(el))) {
-          entry.elements = el
-        }
+        // Newest epoch wins; on a tie, a real name beats one made from the catalog number (2LE files have none).
+        if (supersedes(el, entry.elements)) entry.elements = el
       }
     }
   }

@@ -238,21 +238,95 @@ function cleanName(line: string): string {
   return t.startsWith('0 ') ? t.slice(2).trim() : t
 }
 
+/** An element set that could not be read: where it started (1-based line; for OMM JSON the record number), why, and whose it is when that could be read. */
+export interface InvalidSet {
+  line: number
+  reason: string
+  /** The catalog number it names, when one could be read (a set that fails its checksum still says whose it is). */
+  noradId?: number
+}
+
 export interface TextParseResult {
+  /** One set per satellite: a satellite given several times keeps its newest set (see supersedes), where it first appeared. */
   elements: ElementSet[]
-  /** One entry per rejected element set: where it started (1-based line; for OMM JSON the record number) and why. */
-  invalid: { line: number; reason: string }[]
+  /** One entry per rejected element set. */
+  invalid: InvalidSet[]
+  /** Sets dropped because a newer (or the same) set of their satellite was in the text too. */
+  duplicates: number
+  /** Reading stopped at a set of one satellite more than the limit it was given (the rest is not read). */
+  overLimit?: boolean
+}
+
+/** A set named after its catalog number only (2LE files have no names). */
+const unnamed = (e: ElementSet) => e.name === String(e.noradId)
+
+/**
+ * Whether `candidate` replaces `held` for the same satellite: a later epoch
+ * wins; on the same epoch a real name beats one made from the catalog number.
+ * The one rule wherever two sets of a satellite meet (a text, a catalogue's
+ * groups, the sources of the overlay): an older set never replaces a newer one.
+ */
+export function supersedes(candidate: ElementSet, held: ElementSet): boolean {
+  return candidate.epochMs > held.epochMs || (candidate.epochMs === held.epochMs && unnamed(held) && !unnamed(candidate))
+}
+
+/**
+ * Collects the sets of a text one per satellite as they are read, so a text
+ * repeating a satellite costs one set, not one per repeat.
+ */
+export class OnePerSatellite {
+  readonly elements: ElementSet[] = []
+  readonly #at = new Map<number, number>()
+  duplicates = 0
+  /** A set of one satellite more than `maxSatellites` came: reading should stop. */
+  overLimit = false
+
+  constructor(readonly maxSatellites = Number.POSITIVE_INFINITY) {}
+
+  /** Adds a set; false when it would be one satellite more than the limit (it is not added). */
+  add(e: ElementSet): boolean {
+    const i = this.#at.get(e.noradId)
+    if (i === undefined) {
+      if (this.elements.length >= this.maxSatellites) {
+        this.overLimit = true
+        return false
+      }
+      this.#at.set(e.noradId, this.elements.length)
+      this.elements.push(e)
+      return true
+    }
+    this.duplicates += 1
+    if (supersedes(e, this.elements[i]!)) this.elements[i] = e
+    return true
+  }
+
+  result(invalid: InvalidSet[]): TextParseResult {
+    return { elements: this.elements, invalid, duplicates: this.duplicates, ...(this.overLimit ? { overLimit: true } : {}) }
+  }
+
+  get size(): number {
+    return this.elements.length
+  }
+}
+
+/** The catalog number of a TLE line's columns 3-7, or undefined. */
+function lineNoradId(line: string): number | undefined {
+  const id = parseCatalogNumber(line.slice(2, 7))
+  return id !== null && id > 0 ? id : undefined
 }
 
 /**
  * Reads TLE or 3LE text (CRLF or LF, names optional). A name line is any line
  * that is not a `1 `/`2 ` element line; an element set that fails validation is
- * reported and skipped, and reading goes on with the next line.
+ * reported (with its catalog number when its lines agree on one) and skipped,
+ * and reading goes on with the next line. Reading stops at a set of one
+ * satellite more than `maxSatellites` (see `overLimit`).
  */
-export function parseTleText(text: string): TextParseResult {
+export function parseTleText(text: string, maxSatellites?: number): TextParseResult {
   const lines = text.split(/\r?\n/)
-  const elements: ElementSet[] = []
-  const invalid: TextParseResult['invalid'] = []
+  const sets = new OnePerSatellite(maxSatellites)
+  const invalid: InvalidSet[] = []
+  const bad = (line: number, reason: string, noradId: number | undefined) => invalid.push(noradId === undefined ? { line, reason } : { line, reason, noradId })
   let name = ''
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!
@@ -260,23 +334,29 @@ export function parseTleText(text: string): TextParseResult {
     if (line.startsWith('1 ')) {
       const next = lines[i + 1] ?? ''
       if (!next.startsWith('2 ')) {
-        invalid.push({ line: i + 1, reason: 'line 1 is not followed by a line 2' })
+        bad(i + 1, 'line 1 is not followed by a line 2', lineNoradId(line))
         name = ''
         continue
       }
       const parsed = parseTle(name, line, next)
-      if (parsed.ok) elements.push(parsed.elements)
-      else invalid.push({ line: i + 1, reason: parsed.reason })
+      if (parsed.ok) {
+        if (!sets.add(parsed.elements)) break
+      } else {
+        const id1 = lineNoradId(line)
+        const id2 = lineNoradId(next)
+        // Whose set it is, when the lines do not contradict each other.
+        bad(i + 1, parsed.reason, id1 === undefined ? id2 : id2 === undefined || id2 === id1 ? id1 : undefined)
+      }
       name = ''
       i++
     } else if (line.startsWith('2 ')) {
-      invalid.push({ line: i + 1, reason: 'line 2 without a line 1' })
+      bad(i + 1, 'line 2 without a line 1', lineNoradId(line))
       name = ''
     } else {
       name = line
     }
   }
-  return { elements, invalid }
+  return sets.result(invalid)
 }
 
 /** Orbital parameters as the API defines them (km, degrees, minutes, rev/day). */

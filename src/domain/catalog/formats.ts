@@ -1,5 +1,5 @@
 /** Element-set payloads: which format a text is (TLE, OMM JSON, OMM CSV) and reading it as one. */
-import type { ElementSet, TextParseResult } from './elements.ts'
+import type { InvalidSet, TextParseResult } from './elements.ts'
 import { parseTleText } from './elements.ts'
 import { parseOmmCsv, parseOmmJson } from './omm.ts'
 
@@ -9,8 +9,9 @@ export type ElementFormat = 'tle' | 'json' | 'csv'
 export const ELEMENT_FORMATS: readonly ElementFormat[] = ['json', 'csv', 'tle']
 
 export type PayloadResult =
-  | { ok: true; format: ElementFormat; elements: ElementSet[]; invalid: TextParseResult['invalid'] }
-  | { ok: false; reason: string }
+  | ({ ok: true; format: ElementFormat } & TextParseResult)
+  /** `wrongFormat`: the text is not the format asked for (or none at all); otherwise it is that format but cannot be read. */
+  | { ok: false; reason: string; wrongFormat?: boolean }
 
 /** How a format is called in messages. */
 export function formatName(format: ElementFormat): string {
@@ -51,22 +52,24 @@ export function describeContent(text: string, preview = true): string {
  * Reads a payload that must be `format`: anything else (an HTML error page, the
  * other formats, garbage) is refused with a reason. Invalid element sets inside
  * a well-formed payload are listed, not fatal; judging them is the caller's call.
+ * A satellite given several times keeps its newest set; reading stops past
+ * `maxSatellites` satellites (`overLimit`).
  */
-export function parseElements(text: string, format: ElementFormat): PayloadResult {
+export function parseElements(text: string, format: ElementFormat, maxSatellites?: number): PayloadResult {
   const found = sniffFormat(text)
-  if (found !== format) return { ok: false, reason: `expected ${formatName(format)}, got ${describeContent(text)}` }
+  if (found !== format) return { ok: false, reason: `expected ${formatName(format)}, got ${describeContent(text)}`, wrongFormat: true }
   const body = stripBom(text)
-  if (format === 'tle') return { ok: true, format, ...parseTleText(body) }
-  const parsed = format === 'json' ? parseOmmJson(body) : parseOmmCsv(body)
+  if (format === 'tle') return { ok: true, format, ...parseTleText(body, maxSatellites) }
+  const parsed = format === 'json' ? parseOmmJson(body, maxSatellites) : parseOmmCsv(body, maxSatellites)
   if (!parsed.ok) return { ok: false, reason: `${formatName(format)}: ${parsed.reason}` }
   return { ok: true, format, ...parsed.result }
 }
 
 /** Reads a payload of any supported format (snapshot files), recognised by its content. */
-export function parseAnyElements(text: string): PayloadResult {
+export function parseAnyElements(text: string, maxSatellites?: number): PayloadResult {
   const format = sniffFormat(text)
-  if (!format) return { ok: false, reason: `not TLE, OMM JSON or OMM CSV: ${describeContent(text)}` }
-  return parseElements(text, format)
+  if (!format) return { ok: false, reason: `not TLE, OMM JSON or OMM CSV: ${describeContent(text)}`, wrongFormat: true }
+  return parseElements(text, format, maxSatellites)
 }
 
 /** The format a file name implies (`.tle`, `.3le`, `.txt`, `.json`, `.csv`), or null. */
@@ -83,7 +86,7 @@ export function formatOfFileName(name: string): ElementFormat | null {
  * invalid, or a TLE text ends on a name line. A body cut short in transit looks
  * like this (a JSON body cut short does not parse at all).
  */
-export function endsInsideElementSet(text: string, format: ElementFormat, invalid: TextParseResult['invalid']): boolean {
+export function endsInsideElementSet(text: string, format: ElementFormat, invalid: readonly Pick<InvalidSet, 'line'>[]): boolean {
   if (format === 'json') return false
   const lines = text.split(/\r?\n/)
   let last = lines.length

@@ -1,10 +1,11 @@
 /**
- * The one shape of the data path: a group of element sets, where it came from
- * and when it was obtained. Every source gives groups in this shape (the
- * embedded snapshot, `--snapshot`, the data-dir cache, a refresh round, a
- * reload); reading parses and validates them (validate.ts); the overlay
- * (overlay.ts) chooses, group by group, the newest; the catalogue is built
- * from the result. Pure: the sources are read by src/io/.
+ * The one shape of the data path, and its one reading step. Every source gives
+ * groups of element sets in this shape (the embedded snapshot, `--snapshot`,
+ * the data-dir cache, a refresh round, a reload, `make snapshot`); readGroup
+ * parses and validates each the same way (validate.ts); the overlay
+ * (overlay.ts) chooses, group by group, the newest, and satellite by satellite
+ * the newest element set; the catalogue is built from the result. Pure: the
+ * sources are read by src/io/.
  */
 import type { GroupSource } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
@@ -16,7 +17,7 @@ export interface ElementGroup {
   /** The CelesTrak group name (`stations`), or a file's name. */
   group: string
   source: GroupSource
-  /** When its data was obtained upstream (a snapshot's stamp, a fetch, a 304 confirming it), ms since 1970. */
+  /** When its data was obtained upstream (a snapshot's stamp, a file's time, a fetch, a 304 confirming it), ms since 1970. */
   obtainedAtMs: number
   /** The payload as published, when at hand (absent for the prepared embedded snapshot and the catalogue held). */
   text?: string
@@ -25,9 +26,9 @@ export interface ElementGroup {
   /** The validators of the HTTP response it came in (refresh, cache), for a conditional request. */
   etag?: string | null
   lastModified?: string | null
-  /** Its element sets once read and validated (see readGroups). */
+  /** Its element sets once read and validated (see readGroup): one per satellite. */
   elements?: readonly ElementSet[]
-  /** The element sets validation refused, with the reason of each. */
+  /** The element sets not taken: those that could not be read and those validation refused, with the reason of each. */
   refused?: readonly Refusal[]
 }
 
@@ -38,8 +39,13 @@ export interface GroupSet {
   description: string
   /** When its data was obtained: the newest of its groups' times, ms since 1970. */
   obtainedAtMs: number
-  /** What `obtainedAtMs` was read from, for the log (a stamp when absent). */
-  datedBy?: 'stamp' | 'newest epoch' | 'file time'
+  /**
+   * What `obtainedAtMs` was read from, for the log: a stamp (a stamped folder's
+   * name, a bundle's or a cache's), the files' modification time, or the time
+   * they were read (a time that lay ahead of the clock). Never the element sets'
+   * own epochs: data cannot date itself.
+   */
+  datedBy?: 'stamp' | 'file time' | 'time read'
   groups: ElementGroup[]
   /** What reading found, once read (see readGroups). */
   read?: ReadReport
@@ -49,10 +55,48 @@ export interface GroupSet {
 export interface ReadReport {
   /** Element sets rejected by parsing or validation, per group. */
   invalidByGroup: Record<string, number>
-  /** Groups whose text could not be read at all (wrong format, not JSON, …), with the reason. */
+  /** Groups whose text could not be read at all (wrong format, not JSON, too many satellites…), with the reason. */
   unreadableGroups: Record<string, string>
   /** The first few rejections, for the log. */
   examples: string[]
+}
+
+export type GroupRead =
+  | { ok: true; group: ElementGroup }
+  /** `wrongFormat`: the text is not the format expected (or none); `overLimit`: it holds more satellites than allowed. */
+  | { ok: false; reason: string; wrongFormat: boolean; overLimit: boolean }
+
+export interface ReadLimits {
+  /** The most satellites a group may hold: reading stops past it, and the group is refused. */
+  maxSatellites?: number
+}
+
+/**
+ * The one reading step: parses a group's payload (its format, or the one its
+ * text shows), one set per satellite (a repeated satellite keeps its newest
+ * set, as it is read), and validates each set against the time the group was
+ * obtained. Sets that cannot be read, or that validation refuses, are listed in
+ * `refused` (with their catalog number when they say it), never fatal. A group
+ * already read is given back as it is.
+ */
+export function readGroup(entry: ElementGroup, { maxSatellites }: ReadLimits = {}): GroupRead {
+  if (entry.elements) return { ok: true, group: entry }
+  const text = entry.text ?? ''
+  const parsed = entry.format ? parseElements(text, entry.format, maxSatellites) : parseAnyElements(text, maxSatellites)
+  if (!parsed.ok) return { ok: false, reason: parsed.reason, wrongFormat: parsed.wrongFormat ?? false, overLimit: false }
+  if (parsed.overLimit) {
+    return { ok: false, reason: `it holds more than ${maxSatellites} satellites (the rest was not read)`, wrongFormat: false, overLimit: true }
+  }
+  const where = parsed.format === 'json' ? 'record' : 'line'
+  const unreadable: Refusal[] = parsed.invalid.map((bad) => ({ noradId: bad.noradId ?? null, reason: `${where} ${bad.line}: ${bad.reason}`, line: bad.line }))
+  // Sets that parse but SGP4 cannot use, dated after their group was obtained, or with unprintable names.
+  const { accepted, refused } = validateElementSets(parsed.elements, entry.obtainedAtMs)
+  return { ok: true, group: { ...entry, format: parsed.format, elements: accepted, refused: [...unreadable, ...refused] } }
+}
+
+/** A refusal for people: `stations 25544: its epoch … is more than a day after …`. */
+export function describeRefusal(group: string, refusal: Refusal): string {
+  return refusal.noradId === null ? `${group} ${refusal.reason}` : `${group} ${refusal.noradId}: ${refusal.reason}`
 }
 
 /** The same set with every group (and the set) dated `obtainedAtMs`. */
@@ -61,36 +105,29 @@ export function redate(set: GroupSet, obtainedAtMs: number, datedBy: GroupSet['d
 }
 
 /**
- * Reads every group of the set that is not read yet (TLE, OMM JSON or CSV),
- * validating each element set against the time its group was obtained;
- * invalid and refused sets are counted, not fatal. Entries with the same group
- * name become one group. Read once: the result is kept in the set.
+ * Reads every group of the set that is not read yet (readGroup); invalid and
+ * refused sets are counted, not fatal, and a group that cannot be read at all
+ * is reported and holds nothing. Entries with the same group name become one
+ * group. Read once: the result is kept in the set.
  */
-export function readGroups(set: GroupSet): ReadReport {
+export function readGroups(set: GroupSet, limits: ReadLimits = {}): ReadReport {
   if (set.read) return set.read
   const invalidByGroup: Record<string, number> = {}
   const unreadableGroups: Record<string, string> = {}
   const examples: string[] = []
   const merged = new Map<string, ElementGroup>()
   for (const entry of set.groups) {
-    let group = entry
-    if (!entry.elements) {
-      const { group: name, text = '', format, obtainedAtMs } = entry
-      const parsed = format ? parseElements(text, format) : parseAnyElements(text)
-      if (!parsed.ok) {
-        unreadableGroups[name] = parsed.reason
-        if (examples.length < 3) examples.push(`${name}: ${parsed.reason}`)
-        group = { ...entry, elements: [], refused: [] }
-      } else {
-        // Sets that parse but SGP4 cannot use, dated after their group was obtained, or with unprintable names.
-        const { accepted, refused } = validateElementSets(parsed.elements, obtainedAtMs)
-        const rejected = parsed.invalid.length + refused.length
-        if (rejected > 0) invalidByGroup[name] = (invalidByGroup[name] ?? 0) + rejected
-        const where = parsed.format === 'json' ? 'record' : 'line'
-        for (const bad of parsed.invalid.slice(0, Math.max(0, 3 - examples.length))) examples.push(`${name} ${where} ${bad.line}: ${bad.reason}`)
-        for (const bad of refused.slice(0, Math.max(0, 3 - examples.length))) examples.push(`${name} ${bad.noradId}: ${bad.reason}`)
-        group = { ...entry, format: parsed.format, elements: accepted, refused }
-      }
+    const read = readGroup(entry, limits)
+    let group: ElementGroup
+    if (!read.ok) {
+      unreadableGroups[entry.group] = read.reason
+      if (examples.length < 3) examples.push(`${entry.group}: ${read.reason}`)
+      group = { ...entry, elements: [], refused: [] }
+    } else {
+      group = read.group
+      const refused = group.refused ?? []
+      if (refused.length > 0) invalidByGroup[group.group] = (invalidByGroup[group.group] ?? 0) + refused.length
+      for (const r of refused.slice(0, Math.max(0, 3 - examples.length))) examples.push(describeRefusal(group.group, r))
     }
     const before = merged.get(group.group)
     merged.set(
@@ -108,14 +145,6 @@ export function readGroups(set: GroupSet): ReadReport {
   set.groups = [...merged.values()]
   set.read = { invalidByGroup, unreadableGroups, examples }
   return set.read
-}
-
-/** The newest element-set epoch of a read set, or null when it holds none. */
-export function newestEpochMs(set: GroupSet): number | null {
-  readGroups(set)
-  let newest: number | null = null
-  for (const { elements = [] } of set.groups) for (const e of elements) if (newest === null || e.epochMs > newest) newest = e.epochMs
-  return newest
 }
 
 /** How many valid element sets a read set holds. */

@@ -8,7 +8,9 @@ import {
   checkMeanElements,
   daysInYear,
   type ElementSet,
+  type InvalidSet,
   type MeanElementName,
+  OnePerSatellite,
   type ParseResult,
   type TextParseResult,
   type TleLines,
@@ -315,26 +317,40 @@ export function tleLinesFor(elements: ElementSet): TleLines | null {
 
 export type OmmTextResult = { ok: true; result: TextParseResult } | { ok: false; reason: string }
 
-function parseRecords(records: readonly unknown[]): TextParseResult {
-  const elements: ElementSet[] = []
-  const invalid: TextParseResult['invalid'] = []
-  records.forEach((record, index) => {
+/** The catalog number a record names, when it is a valid one (also in a record that fails otherwise). */
+function recordNoradId(raw: Raw): number | undefined {
+  const id = numberField(raw, 'NORAD_CAT_ID')
+  return inRange(id, 1, MAX_NORAD_ID) && Number.isInteger(id) ? id : undefined
+}
+
+/** One record read into `sets`, or listed in `invalid` (with its catalog number when it names a valid one). */
+function readRecord(raw: Raw, line: number, sets: OnePerSatellite, invalid: InvalidSet[]): boolean {
+  const parsed = parseOmmRecord(raw)
+  if (parsed.ok) return sets.add(parsed.elements)
+  const noradId = recordNoradId(raw)
+  invalid.push(noradId === undefined ? { line, reason: parsed.reason } : { line, reason: parsed.reason, noradId })
+  return true
+}
+
+function parseRecords(records: readonly unknown[], maxSatellites?: number): TextParseResult {
+  const sets = new OnePerSatellite(maxSatellites)
+  const invalid: InvalidSet[] = []
+  for (let index = 0; index < records.length; index++) {
+    const record = records[index]
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
       invalid.push({ line: index + 1, reason: 'not an OMM object' })
-      return
+      continue
     }
-    const parsed = parseOmmRecord(record as Raw)
-    if (parsed.ok) elements.push(parsed.elements)
-    else invalid.push({ line: index + 1, reason: parsed.reason })
-  })
-  return { elements, invalid }
+    if (!readRecord(record as Raw, index + 1, sets, invalid)) break
+  }
+  return sets.result(invalid)
 }
 
 /**
  * CelesTrak FORMAT=json: an array of OMM objects. In the result, `line` of an
  * invalid entry is the record's 1-based position in the array.
  */
-export function parseOmmJson(text: string): OmmTextResult {
+export function parseOmmJson(text: string, maxSatellites?: number): OmmTextResult {
   let data: unknown
   try {
     data = JSON.parse(text)
@@ -342,7 +358,7 @@ export function parseOmmJson(text: string): OmmTextResult {
     return { ok: false, reason: `not valid JSON (${error instanceof Error ? error.message : String(error)})` }
   }
   if (!Array.isArray(data)) return { ok: false, reason: 'JSON is not an array of OMM records' }
-  return { ok: true, result: parseRecords(data) }
+  return { ok: true, result: parseRecords(data, maxSatellites) }
 }
 
 /** RFC 4180 rows (quoted fields may hold commas, quotes and newlines), each with its 1-based first line. */
@@ -394,24 +410,25 @@ export function parseCsvRows(text: string): { line: number; fields: string[] }[]
 }
 
 /** CelesTrak FORMAT=csv: a header row naming OMM fields, then one row per element set. */
-export function parseOmmCsv(text: string): OmmTextResult {
+export function parseOmmCsv(text: string, maxSatellites?: number): OmmTextResult {
   const rows = parseCsvRows(text.replace(/^\uFEFF/, ''))
   const header = rows[0]?.fields.map((name) => name.trim().toUpperCase())
   if (!header) return { ok: false, reason: 'CSV is empty' }
   const missing = REQUIRED_COLUMNS.filter((column) => !header.includes(column))
   if (missing.length > 0) return { ok: false, reason: `CSV header lacks ${missing.join(', ')}` }
-  const elements: ElementSet[] = []
-  const invalid: TextParseResult['invalid'] = []
+  const sets = new OnePerSatellite(maxSatellites)
+  const invalid: InvalidSet[] = []
   for (const { line, fields } of rows.slice(1)) {
+    const raw = Object.fromEntries(header.map((name, i) => [name, fields[i]]))
     if (fields.length !== header.length) {
-      invalid.push({ line, reason: `row has ${fields.length} fields, the header ${header.length}` })
+      const noradId = recordNoradId(raw)
+      const reason = `row has ${fields.length} fields, the header ${header.length}`
+      invalid.push(noradId === undefined ? { line, reason } : { line, reason, noradId })
       continue
     }
-    const parsed = parseOmmRecord(Object.fromEntries(header.map((name, i) => [name, fields[i]])))
-    if (parsed.ok) elements.push(parsed.elements)
-    else invalid.push({ line, reason: parsed.reason })
+    if (!readRecord(raw, line, sets, invalid)) break
   }
-  return { ok: true, result: { elements, invalid } }
+  return { ok: true, result: sets.result(invalid) }
 }
 
 function csvField(value: string | number): string {

@@ -1,22 +1,29 @@
 /**
- * The one overlay rule, used by start-up, refresh and reload alike: for each
- * group, the newest source wins. Sources are given as layers, older kinds
- * first (the base snapshot, then the cache; the catalogue held, then a refresh
- * round or a reloaded file); each group comes from the layer that obtained it
- * last, a later layer winning a tie; a group only one layer holds comes from
- * that layer, so nothing any layer holds is lost. A satellite whose element set
- * the winning layer refused keeps the set a losing layer holds for it in that
- * group: a refused set never replaces a good one. Pure.
+ * The one overlay rule, used by start-up, refresh and reload alike. Sources are
+ * given as layers, older kinds first (the base snapshot, then the cache; the
+ * catalogue held, then a refresh round or a reloaded file).
+ *
+ * - Group by group, the newest source wins: each group's satellites are those
+ *   of the layer that obtained it last (a later layer winning a tie); a group
+ *   only one layer holds comes from that layer, so no group any layer holds is
+ *   lost.
+ * - Satellite by satellite, the newest element set wins (supersedes(): a later
+ *   epoch): a satellite of a winning group gets the newest set any layer holds
+ *   for it, so an older set never replaces a newer one, whatever the date of
+ *   its source says (a file dated later but holding older sets rolls nothing
+ *   back; a file dated earlier still brings the newer sets it holds).
+ * - A satellite whose set the winning layer did not take (it could not be read,
+ *   or validation refused it) stays in the group with the set a losing layer
+ *   holds for it there: bad data never removes what is held.
+ *
+ * Pure.
  */
 import { buildCatalog, type Catalog, type GroupSource } from './catalog.ts'
-import type { ElementSet } from './elements.ts'
-import type { ElementGroup } from './groups.ts'
+import { type ElementSet, supersedes } from './elements.ts'
+import type { ElementGroup, GroupSet } from './groups.ts'
 
 /** One source's groups (read: each with its elements), and the source the catalogue is said to come from when it contributes. */
-export interface Layer {
-  source: GroupSource
-  groups: readonly ElementGroup[]
-}
+export type Layer = Pick<GroupSet, 'source' | 'groups'>
 
 /** The index of the layer each group comes from, judged on obtained times only (nothing needs to be read). */
 export function chooseNewest(layers: readonly { groups: readonly Pick<ElementGroup, 'group' | 'obtainedAtMs'>[] }[]): Map<string, number> {
@@ -31,7 +38,7 @@ export function chooseNewest(layers: readonly { groups: readonly Pick<ElementGro
 }
 
 export interface Overlaid {
-  /** The winning group of each name, with the sets kept from losers for the winner's refusals added to its elements. */
+  /** The winning group of each name: its satellites with the newest set of each, and those kept for the winner's refusals. */
   groups: ElementGroup[]
   /** Where each group came from. */
   groupSources: Record<string, GroupSource>
@@ -39,16 +46,29 @@ export interface Overlaid {
   fromLayer: Record<string, number>
   /** The source of the last layer that gave a group: what the catalogue is said to come from. */
   source: GroupSource
-  /** Satellites that kept a losing layer's set because the winner refused its own, per group. */
+  /** Satellites that kept a losing layer's set because the winner did not take its own, per group. */
   keptForRefused: Record<string, number>
+  /** Satellites of a winning group whose own set was older than one another layer holds (the newer one was taken), per group. */
+  keptNewer: Record<string, number>
 }
 
 /** Applies the rule to read layers (see the module comment). */
 export function overlay(layers: readonly Layer[]): Overlaid {
   const winners = chooseNewest(layers)
+  // The newest set of every satellite over all layers and groups.
+  const newest = new Map<number, ElementSet>()
+  for (const { groups } of layers) {
+    for (const g of groups) {
+      for (const e of g.elements ?? []) {
+        const held = newest.get(e.noradId)
+        if (!held || supersedes(e, held)) newest.set(e.noradId, e)
+      }
+    }
+  }
   const groups: ElementGroup[] = []
   const groupSources: Record<string, GroupSource> = {}
   const keptForRefused: Record<string, number> = {}
+  const keptNewer: Record<string, number> = {}
   const fromLayer: Record<string, number> = {}
   let top = -1
   for (const [name, index] of winners) {
@@ -56,31 +76,45 @@ export function overlay(layers: readonly Layer[]): Overlaid {
     top = Math.max(top, index)
     groupSources[name] = winner.source
     fromLayer[name] = index
-    const refusedIds = new Set((winner.refused ?? []).map((r) => r.noradId))
-    const present = new Set((winner.elements ?? []).map((e) => e.noradId))
-    const kept: ElementSet[] = []
+    const present = new Set<number>()
+    const elements: ElementSet[] = []
+    let newer = 0
+    for (const e of winner.elements ?? []) {
+      if (present.has(e.noradId)) continue
+      present.add(e.noradId)
+      const best = newest.get(e.noradId)!
+      if (best !== e && supersedes(best, e)) newer += 1
+      elements.push(supersedes(best, e) ? best : e)
+    }
+    // Satellites whose set the winner did not take keep their place, when another layer holds them in this group.
+    const refusedIds = new Set((winner.refused ?? []).flatMap((r) => (r.noradId === null || present.has(r.noradId) ? [] : [r.noradId])))
+    let kept = 0
     if (refusedIds.size > 0) {
-      // The newest other layer holding the satellite in this group gives its set.
-      for (let i = layers.length - 1; i >= 0; i--) {
-        if (i === index) continue
-        for (const g of layers[i]!.groups) {
+      layers.forEach((layer, i) => {
+        if (i === index) return
+        for (const g of layer.groups) {
           if (g.group !== name) continue
           for (const e of g.elements ?? []) {
-            if (refusedIds.has(e.noradId) && !present.has(e.noradId)) {
-              kept.push(e)
-              present.add(e.noradId)
-            }
+            if (!refusedIds.has(e.noradId) || present.has(e.noradId)) continue
+            present.add(e.noradId)
+            elements.push(newest.get(e.noradId)!)
+            kept += 1
           }
         }
-      }
+      })
     }
-    if (kept.length > 0) keptForRefused[name] = kept.length
-    groups.push(kept.length > 0 ? { ...winner, elements: [...(winner.elements ?? []), ...kept] } : winner)
+    if (kept > 0) keptForRefused[name] = kept
+    if (newer > 0) keptNewer[name] = newer
+    groups.push({ ...winner, elements })
   }
-  return { groups, groupSources, fromLayer, source: layers[Math.max(0, top)]!.source, keptForRefused }
+  return { groups, groupSources, fromLayer, source: layers[Math.max(0, top)]!.source, keptForRefused, keptNewer }
 }
 
-/** The catalogue of overlaid groups: obtained when its newest group was, each group with its own time and source. */
+/**
+ * The catalogue of overlaid groups, each group with its own time and source;
+ * the catalogue is said to be obtained when its OLDEST group was (all it
+ * serves is at least that fresh; the status lists every group's time).
+ */
 export function catalogOf(overlaid: Pick<Overlaid, 'groups' | 'source'>, nowMs: number): Catalog {
   const groupsObtainedAtMs: Record<string, number> = {}
   const groupSources: Record<string, GroupSource> = {}
@@ -91,7 +125,7 @@ export function catalogOf(overlaid: Pick<Overlaid, 'groups' | 'source'>, nowMs: 
   const times = Object.values(groupsObtainedAtMs)
   return buildCatalog(
     overlaid.groups.map((g) => ({ group: g.group, elements: g.elements ?? [] })),
-    { source: overlaid.source, obtainedAtMs: times.length > 0 ? Math.max(...times) : nowMs, groupsObtainedAtMs, groupSources },
+    { source: overlaid.source, obtainedAtMs: times.length > 0 ? Math.min(...times) : nowMs, groupsObtainedAtMs, groupSources },
     nowMs,
   )
 }
@@ -117,3 +151,26 @@ export function layerOf(catalog: Catalog): Layer {
     })),
   }
 }
+
+/** One log entry per element set a source did not take: whose, in which group, why, and whether the satellite stays in that group (with the set held, or another of the same payload). */
+export interface RefusedSet {
+  group: string
+  noradId: number | null
+  reason: string
+  satelliteKept: boolean
+}
+
+/** The sets the groups did not take, judged against the catalogue that resulted. */
+export function refusedSets(groups: readonly ElementGroup[], result: Catalog): RefusedSet[] {
+  const out: RefusedSet[] = []
+  for (const g of groups) {
+    for (const r of g.refused ?? []) {
+      const satelliteKept = r.noradId !== null && (result.get(r.noradId)?.groups.includes(g.group) ?? false)
+      out.push({ group: g.group, noradId: r.noradId, reason: r.reason, satelliteKept })
+    }
+  }
+  return out
+}
+
+/** How many refused sets are logged one line each; the rest are counted in one line. */
+export const MAX_LOGGED_REFUSALS = 20

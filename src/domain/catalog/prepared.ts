@@ -1,33 +1,23 @@
 /**
  * Prepared snapshots: a snapshot parsed and validated at build time, stored as
  * rows of element-set fields, so the executable starts without parsing and
- * validating ~12,000 TLEs (most of its start-up time otherwise).
+ * validating ~12,000 TLEs (most of its start-up time otherwise). The file is
+ * JSON: `kind`, `stamp`, `source`, `fields` (ElementSet field names, in the
+ * order of each row), `groups` (`{group, rows}`), and what validation found
+ * (`invalidByGroup`, `unreadableGroups`, `examples`); read back it is the same
+ * set of groups (groups.ts), already read.
  */
 import type { ElementSet } from './elements.ts'
-import type { GroupSet } from './groups.ts'
-import { catalogFromSnapshot } from './snapshot.ts'
+import { type GroupSet, readGroups } from './groups.ts'
 
 export const PREPARED_KIND = 'sattrack-prepared-snapshot/1'
 
-export interface PreparedSnapshot {
-  kind: typeof PREPARED_KIND
-  stamp: string
-  source: string
-  /** ElementSet field names, in the order of each row. */
-  fields: string[]
-  groups: { group: string; rows: unknown[][] }[]
-  /** What validation found at build time, for the start-up log. */
-  invalidByGroup: Record<string, number>
-  unreadableGroups: Record<string, string>
-  examples: string[]
-}
-
-/** Parses and validates every group of `snapshot` into a prepared snapshot. */
-export function prepareSnapshot(snapshot: GroupSet): PreparedSnapshot {
-  const report = catalogFromSnapshot(snapshot, 'embedded', snapshot.obtainedAtMs)
-  const groups = report.groups.map((g) => ({ group: g.group, elements: g.elements ?? [] }))
+/** Parses and validates every group of `snapshot` (the one reading step) and gives the prepared file's text. */
+export function preparedText(snapshot: GroupSet): string {
+  const read = readGroups(snapshot)
+  const groups = snapshot.groups.map((g) => ({ group: g.group, elements: g.elements ?? [] }))
   const fields = [...new Set(groups.flatMap((g) => g.elements.flatMap((e) => Object.keys(e))))].sort()
-  return {
+  return JSON.stringify({
     kind: PREPARED_KIND,
     stamp: new Date(snapshot.obtainedAtMs).toISOString(),
     source: snapshot.description,
@@ -36,14 +26,24 @@ export function prepareSnapshot(snapshot: GroupSet): PreparedSnapshot {
       group,
       rows: elements.map((e) => fields.map((f) => (e as unknown as Record<string, unknown>)[f] ?? null)),
     })),
-    invalidByGroup: report.invalidByGroup,
-    unreadableGroups: report.unreadableGroups,
-    examples: report.examples,
-  }
+    invalidByGroup: read.invalidByGroup,
+    unreadableGroups: read.unreadableGroups,
+    examples: read.examples,
+  })
 }
 
 /** The embedded snapshot a prepared file describes, already read (no `text` to read again). */
-export function snapshotFromPrepared(prepared: PreparedSnapshot, where: string): GroupSet {
+export function snapshotFromPrepared(json: unknown, where: string): GroupSet {
+  const prepared = json as {
+    kind?: unknown
+    stamp: string
+    source: string
+    fields: string[]
+    groups: { group: string; rows: unknown[][] }[]
+    invalidByGroup: Record<string, number>
+    unreadableGroups: Record<string, string>
+    examples: string[]
+  }
   if (prepared?.kind !== PREPARED_KIND || !Array.isArray(prepared.groups) || !Array.isArray(prepared.fields)) {
     throw new Error(`${where} is not a prepared snapshot (${PREPARED_KIND}); rebuild it with make build`)
   }
@@ -58,6 +58,7 @@ export function snapshotFromPrepared(prepared: PreparedSnapshot, where: string):
   return {
     source: 'embedded',
     obtainedAtMs,
+    datedBy: 'stamp',
     description: prepared.source,
     groups,
     read: { invalidByGroup: prepared.invalidByGroup, unreadableGroups: prepared.unreadableGroups, examples: prepared.examples },

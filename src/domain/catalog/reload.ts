@@ -1,34 +1,50 @@
 /**
  * Reloading `--snapshot` without a restart (SIGHUP): the file read again
  * competes with the catalogue held by the same overlay rule as at start and on
- * a refresh (for each group the newest source wins), so a newer file replaces
- * the groups it is newer for and nothing else is lost. A file with no valid
- * element set changes nothing. Pure: src/main.ts reads the file and swaps.
+ * a refresh (for each group the newest source wins; for each satellite the
+ * newest element set), so a newer file replaces the groups it is newer for and
+ * nothing else is lost, and no satellite's set goes back to an older one. A file
+ * with no valid element set changes nothing; a file that brings nothing new
+ * swaps nothing. Pure: src/main.ts reads the file and swaps.
  */
 import type { Catalog } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
-import { elementCount, type GroupSet } from './groups.ts'
-import { catalogOf, layerOf, overlay } from './overlay.ts'
+import { elementCount, type GroupSet, readGroups } from './groups.ts'
+import { catalogOf, layerOf, overlay, type RefusedSet, refusedSets } from './overlay.ts'
 import { believableDate, type StartWarning } from './startup.ts'
 
 export interface ReloadChanges {
-  /** Groups the file gave (it obtained them later than the catalogue held). */
+  /** Groups the file gave: it obtained them later than the catalogue held them, or the catalogue had none. */
   groupsReplaced: string[]
-  /** Groups the file holds that the catalogue keeps (held data obtained later). */
+  /** Groups the file holds that the catalogue keeps (held data obtained later, or the same). */
   groupsKept: string[]
   satellitesBefore: number
   satellitesAfter: number
-  /** Catalog numbers that came or went, and those whose element set changed. */
+  /** Catalog numbers that came or went, whose element set changed, and whose groups changed. */
   added: number
   removed: number
   elementsChanged: number
+  groupsChanged: number
+  /** Satellites of the file whose set was older than the one held: the held one stays. */
+  olderSetsIgnored: number
   obtainedAt: string
 }
 
 export type ReloadPlan =
-  | { ok: false; error: string }
-  /** `catalog` null: nothing in the file is newer than what is held. */
-  | { ok: true; catalog: Catalog | null; changes: ReloadChanges; warning: StartWarning | null; invalidByGroup: Record<string, number>; examples: string[] }
+  | { ok: false; error: string; unreadableGroups: Record<string, string>; examples: string[] }
+  /** `catalog` null: the file brings nothing new (nothing to swap). */
+  | {
+      ok: true
+      catalog: Catalog | null
+      changes: ReloadChanges
+      warning: StartWarning | null
+      invalidByGroup: Record<string, number>
+      /** Files of the folder that could not be read at all: their groups are left as they are. */
+      unreadableGroups: Record<string, string>
+      examples: string[]
+      /** Each element set of the file not taken, with whether its satellite stays in its group. */
+      refused: RefusedSet[]
+    }
 
 /** Whether two element sets say the same (a file read again gives new objects for the same sets). */
 function sameElements(a: ElementSet, b: ElementSet): boolean {
@@ -37,37 +53,57 @@ function sameElements(a: ElementSet, b: ElementSet): boolean {
 }
 
 export function planReload(current: Catalog, file: GroupSet, nowMs: number): ReloadPlan {
-  if (elementCount(file) === 0) return { ok: false, error: `no valid element sets in ${file.description}` }
   const { set, warning } = believableDate(file, nowMs, '--snapshot')
+  const read = readGroups(set)
+  if (elementCount(set) === 0) return { ok: false, error: `no valid element sets in ${file.description}`, unreadableGroups: read.unreadableGroups, examples: read.examples }
   // A group of the file holding nothing valid competes with nothing.
   const groups = set.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: 'snapshot' as const }))
-  const overlaid = overlay([layerOf(current), { source: 'snapshot', groups }])
-  const names = new Set(groups.map((g) => g.group))
-  const groupsReplaced = [...names].filter((g) => overlaid.fromLayer[g] === 1)
-  const groupsKept = [...names].filter((g) => !groupsReplaced.includes(g))
-  const read = set.read ?? { invalidByGroup: {}, examples: [] }
-  const base = { warning, invalidByGroup: read.invalidByGroup, examples: read.examples }
-  const changes = (next: Catalog): ReloadChanges => {
-    let added = 0
-    let elementsChanged = 0
-    for (const s of next.satellites) {
-      const before = current.get(s.noradId)
-      if (!before) added += 1
-      else if (!sameElements(before.elements, s.elements)) elementsChanged += 1
-    }
-    const removed = current.satellites.filter((s) => !next.get(s.noradId)).length
-    return {
-      groupsReplaced,
-      groupsKept,
-      satellitesBefore: current.size,
-      satellitesAfter: next.size,
-      added,
-      removed,
-      elementsChanged,
-      obtainedAt: new Date(set.obtainedAtMs).toISOString(),
+  const heldLayer = layerOf(current)
+  const overlaid = overlay([heldLayer, { source: 'snapshot', groups }])
+  // A group the file wins replaces the one held when it is new, obtained later, or holds other satellites.
+  const held = heldLayer.groups
+  const differs = (g: (typeof groups)[number]) => {
+    const before = held.find((h) => h.group === g.group)
+    if (!before || before.obtainedAtMs !== g.obtainedAtMs || before.elements!.length !== g.elements!.length) return true
+    const ids = new Set(before.elements!.map((e) => e.noradId))
+    return g.elements!.some((e) => !ids.has(e.noradId))
+  }
+  const groupsReplaced = groups.filter((g) => overlaid.fromLayer[g.group] === 1 && differs(g)).map((g) => g.group)
+  const groupsKept = groups.map((g) => g.group).filter((g) => !groupsReplaced.includes(g))
+  const next = catalogOf(overlaid, nowMs)
+  let added = 0
+  let elementsChanged = 0
+  let groupsChanged = 0
+  for (const s of next.satellites) {
+    const before = current.get(s.noradId)
+    if (!before) added += 1
+    else {
+      if (!sameElements(before.elements, s.elements)) elementsChanged += 1
+      if (before.groups.join() !== s.groups.join()) groupsChanged += 1
     }
   }
-  if (groupsReplaced.length === 0) return { ok: true, catalog: null, changes: changes(current), ...base }
-  const catalog = catalogOf(overlaid, nowMs)
-  return { ok: true, catalog, changes: changes(catalog), ...base }
+  const removed = current.satellites.filter((s) => !next.get(s.noradId)).length
+  const changes: ReloadChanges = {
+    groupsReplaced,
+    groupsKept,
+    satellitesBefore: current.size,
+    satellitesAfter: next.size,
+    added,
+    removed,
+    elementsChanged,
+    groupsChanged,
+    olderSetsIgnored: Object.entries(overlaid.keptNewer).reduce((n, [g, count]) => n + (overlaid.fromLayer[g] === 1 ? count : 0), 0),
+    obtainedAt: new Date(set.obtainedAtMs).toISOString(),
+  }
+  const unchanged = added === 0 && removed === 0 && elementsChanged === 0 && groupsChanged === 0
+  return {
+    ok: true,
+    catalog: unchanged ? null : next,
+    changes,
+    warning,
+    invalidByGroup: read.invalidByGroup,
+    unreadableGroups: read.unreadableGroups,
+    examples: read.examples,
+    refused: refusedSets(set.groups, unchanged ? current : next),
+  }
 }

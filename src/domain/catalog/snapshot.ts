@@ -1,5 +1,6 @@
 /**
- * Snapshot files as data: the bundle `make` writes and the build embeds, the
+ * Snapshot files as data: the bundle `make` writes and the build embeds (JSON:
+ * `stamp`, `source`, and `groups`, each group's payload as published), the
  * stamp of a CelesTrak snapshot folder, and a set of groups read into a
  * catalogue in one step (scripts, tests). Pure: reading files is
  * src/io/snapshot-files.ts (and src/io/embedded.ts, src/io/cache.ts).
@@ -8,23 +9,22 @@ import type { Catalog, GroupSource } from './catalog.ts'
 import { type GroupSet, type ReadReport, readGroups } from './groups.ts'
 import { catalogOf, overlay } from './overlay.ts'
 
-/** The bundle format `make` writes from data/ and the build embeds. */
-export interface SnapshotBundle {
-  stamp: string
-  source: string
-  groups: Record<string, string>
-}
-
 export class SnapshotError extends Error {}
 
-/** A bundle's groups, obtained at its stamp. */
-export function fromBundle(bundle: SnapshotBundle, where: string, source: GroupSource = 'snapshot'): GroupSet {
-  const obtainedAtMs = Date.parse(bundle?.stamp)
-  if (!Number.isFinite(obtainedAtMs) || typeof bundle.groups !== 'object' || bundle.groups === null) {
+/** A bundle's groups (`{stamp, source, groups: {name: payload}}`), obtained at its stamp. */
+export function fromBundle(bundle: unknown, where: string, source: GroupSource = 'snapshot'): GroupSet {
+  const data = bundle as { stamp?: unknown; source?: unknown; groups?: unknown } | null
+  const obtainedAtMs = Date.parse(String(data?.stamp))
+  if (!Number.isFinite(obtainedAtMs) || typeof data?.groups !== 'object' || data.groups === null || Array.isArray(data.groups)) {
     throw new SnapshotError(`${where} is not a snapshot bundle (needs stamp, source, groups)`)
   }
-  const groups = Object.entries(bundle.groups).map(([group, text]) => ({ group, source, obtainedAtMs, text: String(text) }))
-  return { source, obtainedAtMs, datedBy: 'stamp', description: String(bundle.source ?? where), groups }
+  const groups = Object.entries(data.groups as Record<string, unknown>).map(([group, text]) => ({ group, source, obtainedAtMs, text: String(text) }))
+  return { source, obtainedAtMs, datedBy: 'stamp', description: String(data.source ?? where), groups }
+}
+
+/** The bundle's JSON text of a set of groups with their payloads. */
+export function bundleText(stamp: string, source: string, groups: Record<string, string>): string {
+  return JSON.stringify({ stamp, source, groups })
 }
 
 /** `2026-05-30T2250Z` (CelesTrak snapshot folder names) → ms, or null. */
@@ -35,18 +35,12 @@ export function parseFolderStamp(name: string): number | null {
   return Number.isFinite(ms) ? ms : null
 }
 
-export interface LoadedSet extends ReadReport {
-  catalog: Catalog
-  /** The set's groups, read (each with its elements). */
-  groups: GroupSet['groups']
-}
-
 /**
  * Reads every group of a set and builds the catalogue of it alone, said to
  * come from `source`; invalid element sets and unreadable groups are counted,
  * not fatal (the caller decides). Entries with the same group name add up to one group.
  */
-export function catalogFromSnapshot(set: GroupSet, source: GroupSource, nowMs: number): LoadedSet {
+export function catalogFromSnapshot(set: GroupSet, source: GroupSource, nowMs: number): ReadReport & { catalog: Catalog; groups: GroupSet['groups'] } {
   const read = readGroups(set)
   const groups = set.groups.map((g) => ({ ...g, source }))
   const catalog = catalogOf({ ...overlay([{ source, groups }]), source }, nowMs)

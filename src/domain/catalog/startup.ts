@@ -10,11 +10,12 @@
  *
  * Obtained times more than a day ahead of this machine's clock are not
  * believed: such a cache is ignored (it would otherwise win for ever), and such a
- * base is dated by its newest element-set epoch instead.
+ * base is dated by the time it was read instead. A time read from files (no
+ * stamp) is never later than the clock.
  */
 import type { Catalog } from './catalog.ts'
-import { elementCount, type GroupSet, newestEpochMs, type ReadReport, readGroups, redate } from './groups.ts'
-import { catalogOf, chooseNewest, type Layer, overlay } from './overlay.ts'
+import { elementCount, type GroupSet, type ReadReport, readGroups } from './groups.ts'
+import { catalogOf, chooseNewest, type Layer, overlay, type RefusedSet, refusedSets } from './overlay.ts'
 
 /** How far ahead of this machine's clock an obtained time may be (clocks of two machines differ) and still be believed. */
 export const CLOCK_SKEW_MS = 86_400_000
@@ -44,6 +45,8 @@ export interface StartPlan {
   cacheGroupsUsed: string[]
   /** When the base's data was obtained, as used. */
   baseObtainedAtMs: number
+  /** How the base was dated, as used. */
+  baseDatedBy: GroupSet['datedBy']
   /** Why the cache was given but not used at all (a damaged payload, a time in the future), or null. */
   cacheIgnored: string | null
   /** Anything else worth a warning in the log. */
@@ -54,33 +57,35 @@ export interface StartPlan {
   unreadableGroups: Record<string, string>
   /** The first few rejections, for the log. */
   examples: string[]
+  /** Each element set of the groups used that was not taken, with whether its satellite stays. */
+  refused: RefusedSet[]
 }
 
-export type StartResult = { ok: true; plan: StartPlan } | { ok: false; error: string }
+export type StartResult = { ok: true; plan: StartPlan } | { ok: false; error: string; examples?: string[] }
 
 const iso = (ms: number) => new Date(ms).toISOString()
 
 /**
- * A snapshot (start or reload) as dated for the overlay: a stamp more than a day
- * ahead of this machine's clock is not believed, and the snapshot is dated by its
- * newest element set instead (with a warning); all its groups share its date
- * (one source, one date, a copied cache given as --snapshot included).
+ * A snapshot (start or reload) as dated for the overlay and for validation,
+ * before it is read: a stamp more than a day ahead of this machine's clock is
+ * not believed, nor is a file time ahead of it; such a snapshot is dated by the
+ * time it is read (with a warning for a stamp). Never by its element sets'
+ * epochs: a set cannot vouch for its own date. A set already read (the
+ * prepared embedded snapshot) keeps what reading found.
  */
 export function believableDate(set: GroupSet, nowMs: number, what: string): { set: GroupSet; warning: StartWarning | null } {
-  const read = readGroups(set)
-  let ms = set.obtainedAtMs
-  let warning: StartWarning | null = null
-  if (ms > nowMs + CLOCK_SKEW_MS) {
-    const dated = Math.min(newestEpochMs(set) ?? nowMs, nowMs)
-    warning = {
-      message: `the ${what} says its data was obtained in the future; dated by its newest element set instead`,
-      fields: { path: set.description, stamp: iso(ms), now: iso(nowMs), datedAt: iso(dated) },
-    }
-    ms = dated
-  } else if (set.groups.every((g) => g.obtainedAtMs === ms)) {
-    return { set, warning }
-  }
-  return { set: { ...redate(set, ms, set.datedBy), read }, warning }
+  const fromFiles = set.datedBy === 'file time'
+  const limit = fromFiles ? nowMs : nowMs + CLOCK_SKEW_MS
+  if (set.groups.every((g) => g.obtainedAtMs <= limit) && set.obtainedAtMs <= limit) return { set, warning: null }
+  const warning = fromFiles
+    ? null
+    : {
+        message: `the ${what} says its data was obtained in the future; dated by the time it was read instead`,
+        fields: { path: set.description, stamp: iso(set.obtainedAtMs), now: iso(nowMs) },
+      }
+  const groups = set.groups.map((g) => (g.obtainedAtMs > limit ? { ...g, obtainedAtMs: nowMs } : g))
+  const datedBy = fromFiles ? set.datedBy : 'time read'
+  return { set: { ...set, datedBy, obtainedAtMs: Math.max(...groups.map((g) => g.obtainedAtMs)), groups }, warning }
 }
 
 /** Why a cache's times cannot be believed, or null. */
@@ -106,14 +111,14 @@ function unusableCacheReason(cache: GroupSet, read: ReadReport): string | null {
  */
 export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
   const warnings: StartWarning[] = []
-  let baseSet = base.snapshot
+  const dated = believableDate(base.snapshot, nowMs, base.source === 'snapshot' ? '--snapshot' : 'embedded snapshot')
+  if (dated.warning) warnings.push(dated.warning)
+  const baseSet = dated.set
+  // Validated against the date as believed (a stamp from the future cannot let in sets from the future).
   const baseRead = readGroups(baseSet)
   if (base.source === 'snapshot' && elementCount(baseSet) === 0) {
-    return { ok: false, error: `no valid element sets in ${baseSet.description}` }
+    return { ok: false, error: `no valid element sets in ${baseSet.description}`, examples: baseRead.examples }
   }
-  const dated = believableDate(baseSet, nowMs, base.source === 'snapshot' ? '--snapshot' : 'embedded snapshot')
-  if (dated.warning) warnings.push(dated.warning)
-  baseSet = dated.set
   const baseMs = baseSet.obtainedAtMs
   // A base group holding nothing valid competes with nothing.
   const baseLayer: Layer = { source: base.source, groups: baseSet.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: base.source })) }
@@ -135,7 +140,7 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
   const overlaid = overlay(cacheLayer ? [baseLayer, cacheLayer] : [baseLayer])
   const catalog = catalogOf(overlaid, nowMs)
   if (catalog.size === 0) {
-    return { ok: false, error: `no valid element sets in ${baseSet.description}${cache ? ' or the data-dir cache' : ''}` }
+    return { ok: false, error: `no valid element sets in ${baseSet.description}${cache ? ' or the data-dir cache' : ''}`, examples: baseRead.examples }
   }
   const groupSources: Record<string, GroupOrigin> = {}
   for (const [group, source] of Object.entries(overlaid.groupSources)) groupSources[group] = source === 'cache' ? 'cache' : 'base'
@@ -147,6 +152,7 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
   for (const [read, source] of [[baseRead, 'base'], [cacheRead, 'cache']] as const) {
     for (const [group, count] of Object.entries(read?.invalidByGroup ?? {})) if (groupSources[group] === source) invalidByGroup[group] = count
   }
+  const usedGroups = [...baseSet.groups.filter((g) => groupSources[g.group] === 'base'), ...(cacheLayer?.groups.filter((g) => groupSources[g.group] === 'cache') ?? [])]
   return {
     ok: true,
     plan: {
@@ -154,11 +160,13 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
       groupSources,
       cacheGroupsUsed,
       baseObtainedAtMs: baseMs,
+      baseDatedBy: baseSet.datedBy ?? 'stamp',
       cacheIgnored,
       warnings,
       invalidByGroup,
       unreadableGroups: baseRead.unreadableGroups,
       examples: [...baseRead.examples, ...(cacheRead?.examples ?? [])].slice(0, 3),
+      refused: refusedSets(usedGroups, catalog),
     },
   }
 }
@@ -173,7 +181,7 @@ export function startLogFields({ base, cache }: StartInputs, plan: StartPlan): R
     satellites: catalog.size,
     groups: catalog.groupCounts,
     candidates: [
-      { source: base.source, from: base.snapshot.description, obtainedAt: iso(plan.baseObtainedAtMs), datedBy: base.snapshot.datedBy ?? 'stamp', groupsUsed: from('base') },
+      { source: base.source, from: base.snapshot.description, obtainedAt: iso(plan.baseObtainedAtMs), datedBy: plan.baseDatedBy, groupsUsed: from('base') },
       ...(cache
         ? [{ source: 'cache', from: cache.description, obtainedAt: iso(cache.obtainedAtMs), groupsUsed: from('cache'), ...(plan.cacheIgnored ? { ignored: plan.cacheIgnored } : {}) }]
         : []),

@@ -18,9 +18,13 @@ export const MAX_NAME_LENGTH = 80
 /** C0 and C1 control characters and DEL: CR, LF, NUL, ESC, TAB… */
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/
 
+/** An element set not taken: one that could not be read, or that validation refused. */
 export interface Refusal {
-  noradId: number
+  /** Whose it is; null when a set that could not be read does not say (lines that disagree, no catalog number). */
+  noradId: number | null
   reason: string
+  /** Where it started in its payload (1-based line; for OMM JSON the record number), for sets that could not be read. */
+  line?: number
 }
 
 export interface Validated {

@@ -3,13 +3,17 @@ import type { Catalog } from '../catalog/catalog.ts'
 import { describeLimit } from './validity.ts'
 
 const DAY_MS = 86_400_000
-/** Data older than this counts as stale whatever the age limit lets through (the start log's warning uses the same 14 days). */
+/** Data older than this counts as stale whatever the age limit lets through (the start log's warning uses the same 14 days); the oldest group's age counts. */
 const STALE_DATA_MS = 14 * DAY_MS
 
 export interface Freshness {
-  /** When the data was obtained upstream, ISO 8601. */
+  /** When the data was obtained upstream, ISO 8601: its oldest group, when its groups were obtained at different times. */
   obtainedAt: string
-  /** Days from then to the instant. */
+  /** When its newest group was obtained (the same as `obtainedAt` when all were obtained at once). */
+  newestObtainedAt: string
+  /** The groups obtained at `obtainedAt`, when not all were: the oldest data served. */
+  oldestGroups: string[]
+  /** Days from `obtainedAt` to the instant: the age of the oldest data served. */
   dataAgeDays: number
   /** The age limit, days; null: none. */
   maxElementAgeDays: number | null
@@ -31,7 +35,11 @@ export interface Freshness {
  * written before the service listens: finding every decay up to months past the epochs takes ~0.5 s).
  */
 export function freshness(catalog: Catalog, nowMs: number, { countDecay = true } = {}): Freshness {
-  const obtainedMs = catalog.origin.obtainedAtMs
+  // The oldest data served decides: a refresh that brought some groups up to date does not make the others young.
+  const times = Object.entries(catalog.origin.groupsObtainedAtMs ?? {})
+  const obtainedMs = times.length > 0 ? Math.min(...times.map(([, ms]) => ms)) : catalog.origin.obtainedAtMs
+  const newestMs = times.length > 0 ? Math.max(...times.map(([, ms]) => ms)) : catalog.origin.obtainedAtMs
+  const oldestGroups = newestMs === obtainedMs ? [] : times.filter(([, ms]) => ms === obtainedMs).map(([group]) => group).sort()
   const ageMs = nowMs - obtainedMs
   const limitMs = catalog.validity.policy.maxElementAgeMs
   let left = { elementAge: 0, decayed: 0 }
@@ -42,8 +50,13 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const date = new Date(obtainedMs).toISOString().slice(0, 10)
   const days = Math.floor(ageMs / DAY_MS)
   const limit = limitMs === null ? 'no age limit (--max-element-age off)' : `positions are given within ${describeLimit(limitMs)} of each element set's epoch`
+  const age = `${days} day${days === 1 ? '' : 's'} old`
+  const dated =
+    oldestGroups.length === 0
+      ? `Data of ${date}, ${age}`
+      : `Data of ${date} to ${new Date(newestMs).toISOString().slice(0, 10)} (the oldest, ${oldestGroups.join(', ')}, ${age})`
   const summary =
-    `Data of ${date}, ${days} day${days === 1 ? '' : 's'} old: ${within} of ${catalog.size} satellites have elements that can give a position now` +
+    `${dated}: ${within} of ${catalog.size} satellites have elements that can give a position now` +
     `${countDecay ? '' : ' by age'} ` +
     `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}).`
   const advice = stale
@@ -53,6 +66,8 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
     : null
   return {
     obtainedAt: new Date(obtainedMs).toISOString(),
+    newestObtainedAt: new Date(newestMs).toISOString(),
+    oldestGroups,
     dataAgeDays: Math.round((ageMs / DAY_MS) * 1000) / 1000,
     maxElementAgeDays: limitMs === null ? null : limitMs / DAY_MS,
     withinAgeLimit: within,

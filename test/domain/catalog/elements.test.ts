@@ -126,10 +126,37 @@ describe('parseTleText', () => {
     const text = threeLineText([sets[0]!, bad, sets[1]!]) + 'ORPHAN\n1 99999U\n'
     const { elements, invalid } = parseTleText(text)
     expect(elements.map((e) => e.noradId)).toEqual([1001, 1002])
+    // Each names its satellite when its lines say whose it is (so the set held for it can be kept).
     expect(invalid).toEqual([
-      { line: 5, reason: 'line 2 checksum mismatch' },
-      { line: 11, reason: 'line 1 is not followed by a line 2' },
+      { line: 5, reason: 'line 2 checksum mismatch', noradId: 1003 },
+      { line: 11, reason: 'line 1 is not followed by a line 2', noradId: 99999 },
     ])
+    // Lines that disagree on the catalog number name nobody.
+    const mixed = `${sets[0]!.line1}\n${sets[1]!.line2}\n`
+    expect(parseTleText(mixed).invalid).toEqual([{ line: 1, reason: 'catalog numbers of lines 1 and 2 differ' }])
+  })
+
+  test('a satellite given several times costs one set: its newest (a real name on a tie), where it first appeared', () => {
+    const older = makeTle({ noradId: 1001, name: 'ONE OLD', epochMs: Date.UTC(2026, 4, 20) })
+    const newer = makeTle({ noradId: 1001, name: 'ONE NEW', epochMs: Date.UTC(2026, 4, 21) })
+    const text = threeLineText([older, sets[1]!, newer, older, ...Array.from({ length: 500 }, () => older)])
+    const parsed = parseTleText(text)
+    expect(parsed.elements.map((e) => [e.noradId, e.name])).toEqual([
+      [1001, 'ONE NEW'],
+      [1002, 'TWO'],
+    ])
+    expect(parsed.duplicates).toBe(502)
+    expect(parsed.overLimit).toBeUndefined()
+  })
+
+  test('reading stops at one satellite more than the limit (repeats do not count)', () => {
+    const many = Array.from({ length: 5 }, (_, i) => makeTle({ noradId: 2001 + i, name: `N${i}` }))
+    const text = threeLineText([many[0]!, many[0]!, many[1]!, many[2]!, many[3]!, many[4]!])
+    expect(parseTleText(text, 5)).toMatchObject({ duplicates: 1 })
+    expect(parseTleText(text, 5).overLimit).toBeUndefined()
+    const cut = parseTleText(text, 3)
+    expect(cut.overLimit).toBe(true)
+    expect(cut.elements.map((e) => e.noradId)).toEqual([2001, 2002, 2003])
   })
 
   test('garbage text yields nothing and never throws', () => {

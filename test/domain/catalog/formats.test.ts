@@ -51,8 +51,8 @@ describe('parseElements (strict: the payload must be the format asked for)', () 
   })
 
   test('refuses another format, HTML and garbage with a reason', () => {
-    expect(parseElements(TEXTS.tle, 'json')).toEqual({ ok: false, reason: 'expected OMM JSON, got TLE text' })
-    expect(parseElements('<html><body>Forbidden</body></html>', 'tle')).toEqual({ ok: false, reason: 'expected TLE text, got an HTML page' })
+    expect(parseElements(TEXTS.tle, 'json')).toEqual({ ok: false, reason: 'expected OMM JSON, got TLE text', wrongFormat: true })
+    expect(parseElements('<html><body>Forbidden</body></html>', 'tle')).toEqual({ ok: false, reason: 'expected TLE text, got an HTML page', wrongFormat: true })
     expect(parseElements('\u0000\u0001 garbage', 'csv')).toMatchObject({ ok: false })
     expect(parseElements('[{"NORAD_CAT_ID": 5', 'json')).toMatchObject({ ok: false, reason: expect.stringMatching(/^OMM JSON: not valid JSON/) })
   })

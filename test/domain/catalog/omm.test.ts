@@ -245,8 +245,19 @@ describe('parseOmmJson', () => {
     expect(parsed.result.elements.map((e) => e.noradId)).toEqual([1, 3])
     expect(parsed.result.invalid).toEqual([
       { line: 2, reason: 'not an OMM object' },
-      { line: 3, reason: 'ECCENTRICITY is not a number in 0..1' },
+      // Whose it is: the set held for satellite 2 can be kept.
+      { line: 3, reason: 'ECCENTRICITY is not a number in 0..1', noradId: 2 },
     ])
+  })
+
+  test('a record repeated costs one set; reading stops past the satellite limit', () => {
+    const records = [ommRecord({ NORAD_CAT_ID: 1 }), ...Array.from({ length: 300 }, () => ommRecord({ NORAD_CAT_ID: 2 })), ommRecord({ NORAD_CAT_ID: 3 })]
+    const parsed = parseOmmJson(JSON.stringify(records))
+    expect(parsed.ok && parsed.result).toMatchObject({ duplicates: 299 })
+    expect(parsed.ok && parsed.result.elements.map((e) => e.noradId)).toEqual([1, 2, 3])
+    const cut = parseOmmJson(JSON.stringify(records), 2)
+    expect(cut.ok && cut.result).toMatchObject({ overLimit: true })
+    expect(cut.ok && cut.result.elements.map((e) => e.noradId)).toEqual([1, 2])
   })
 
   test('refuses what is not a JSON array', () => {
@@ -273,7 +284,7 @@ describe('parseOmmCsv', () => {
     const text = 'OBJECT_NAME,NORAD_CAT_ID,EPOCH,MEAN_MOTION,ECCENTRICITY,INCLINATION,RA_OF_ASC_NODE,ARG_OF_PERICENTER,MEAN_ANOMALY\r\n' + 'A,5,2026-05-30T00:00:00,15,0.001,51,10,20,30\r\n' + 'B,6,2026-05-30T00:00:00,15\r\n'
     const parsed = parseOmmCsv(text)
     expect(parsed.ok && parsed.result.elements.map((e) => e.noradId)).toEqual([5])
-    expect(parsed.ok && parsed.result.invalid).toEqual([{ line: 3, reason: 'row has 4 fields, the header 9' }])
+    expect(parsed.ok && parsed.result.invalid).toEqual([{ line: 3, reason: 'row has 4 fields, the header 9', noradId: 6 }])
   })
 
   test('RFC 4180 rows: quotes, doubled quotes, newlines inside quotes, blank lines', () => {

@@ -3,7 +3,8 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { CACHE_FILE, type CacheContents, defaultDataDir, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../../src/io/cache.ts'
+import type { GroupSet } from '../../../src/domain/catalog/groups.ts'
+import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../../src/domain/catalog/snapshot.ts'
 import { payloadOf, syntheticGroup } from '../../fixtures/synthetic.ts'
 
@@ -12,7 +13,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 let dirs = 0
 const freshDir = () => join(tmp, `d${++dirs}`)
 
-const CONTENTS: CacheContents = {
+const CONTENTS: GroupSet = {
   obtainedAtMs: Date.UTC(2026, 5, 1, 6, 0, 0, 123),
   source: 'cache',
   description: 'http://127.0.0.1:9/NORAD/elements/gp.php',
@@ -37,7 +38,7 @@ describe('writeCache and readCache', () => {
     expect(await readCache(dir)).toEqual({ kind: 'absent' })
     const path = await writeCache(dir, CONTENTS) // creates the folder
     expect(path).toBe(join(dir, CACHE_FILE))
-    expect(await readCache(dir)).toEqual({ kind: 'ok', cache: CONTENTS, path })
+    expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path })
     expect(readdirSync(dir)).toEqual([CACHE_FILE]) // no temporary file left
   })
 
@@ -100,6 +101,14 @@ describe('writeCache and readCache', () => {
 })
 
 describe('a damaged cache is reported, never trusted', () => {
+  test('a file larger than what the service writes is not read', async () => {
+    const dir = freshDir()
+    mkdirSync(dir, { recursive: true })
+    writeFileSync(join(dir, CACHE_FILE), Buffer.alloc(MAX_CACHE_BYTES + 1, 0x20))
+    expect(await readCache(dir)).toEqual({ kind: 'invalid', path: join(dir, CACHE_FILE), reason: `it is ${MAX_CACHE_BYTES + 1} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` })
+  })
+
+
   const text = serializeCache(CONTENTS)
 
   test('cut at any length', () => {

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'bun:test'
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { prepareSnapshot, snapshotFromPrepared } from '../../../src/domain/catalog/prepared.ts'
+import { preparedText, snapshotFromPrepared } from '../../../src/domain/catalog/prepared.ts'
 import { catalogFromSnapshot, fromBundle } from '../../../src/domain/catalog/snapshot.ts'
 
 const DATA = resolve(import.meta.dir, '../../../data')
@@ -17,7 +17,7 @@ describe('prepared snapshots', () => {
     const bundlePath = join(DATA, 'snapshot.json')
     const parsed = catalogFromSnapshot(fromBundle(JSON.parse(readFileSync(bundlePath, 'utf8')), bundlePath, 'embedded'), 'embedded', NOW)
     // Through JSON, as the build writes it and the executable reads it.
-    const prepared = JSON.parse(JSON.stringify(prepareSnapshot(fromBundle(JSON.parse(readFileSync(bundlePath, 'utf8')), bundlePath, 'embedded'))))
+    const prepared = JSON.parse(preparedText(fromBundle(JSON.parse(readFileSync(bundlePath, 'utf8')), bundlePath, 'embedded')))
     const fromPrepared = catalogFromSnapshot(snapshotFromPrepared(prepared, 'prepared'), 'embedded', NOW)
     expect(fromPrepared.catalog.size).toBe(parsed.catalog.size)
     expect(fromPrepared.catalog.satellites).toEqual(parsed.catalog.satellites)

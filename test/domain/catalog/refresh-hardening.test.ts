@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildCatalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
-import { CACHE_FILE, removeStaleTemporaries, serializeCache, writeCache } from '../../../src/io/cache.ts'
+import { CACHE_FILE, leftoverReason, processStart, removeStaleTemporaries, serializeCache, writeCache } from '../../../src/io/cache.ts'
 import { type Logger, Refresher, type RefreshSettings, redactUrl, type Timers } from '../../../src/io/refresh.ts'
 import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../../fixtures/synthetic.ts'
 import { startMockUpstream } from '../../fixtures/upstream.ts'
@@ -197,28 +197,59 @@ test('a body repeating one satellite costs one element set (collapsed before val
   expect(store.current.get(90000)!.elements).toBe(initial.get(90000)!.elements)
   expect(store.current.get(90001)!.elements.epochMs).toBeGreaterThan(initial.get(90001)!.elements.epochMs)
   expect(store.current.get(90500)).toBeUndefined()
-  const refused = entries.find((e) => e.message === 'refresh: refused element sets')?.fields
-  expect(refused).toMatchObject({ group: 'stations', count: 2, keptPrevious: 1 })
-  expect((refused!.examples as string[]).map((e) => e.replace(/:.*/, ''))).toEqual(['90000', '90500'])
+  const refused = entries.filter((e) => e.message === 'refresh: element set refused').map((e) => e.fields)
+  expect(refused).toEqual([
+    expect.objectContaining({ group: 'stations', noradId: 90000, reason: expect.stringMatching(/^its epoch 2026-06-09/), satelliteKept: true }),
+    expect.objectContaining({ group: 'stations', noradId: 90500, reason: 'its name holds control characters', satelliteKept: false }),
+  ])
   refresher.stop()
 })
 
-test('temporary cache files left by a killed writer are removed at start; a live writer’s are kept', async () => {
+test('temporary cache files left by a killed writer are removed at start; only a recent one of another running process is kept', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sattrack-temp-'))
+  // Another process that runs: another instance sharing the data dir, say.
+  const other = Bun.spawn(['sleep', '60'])
   try {
     await writeCache(dir, { source: 'refresh', description: 'http://127.0.0.1:9/gp.php', obtainedAtMs: T0, groups: [{ group: 'stations', source: 'refresh', obtainedAtMs: T0, format: 'json', text: ommJson(FRESH.stations) }] })
-    // A pid that cannot be running (above the kernel's maximum) and this process's own pid.
-    const dead = `.${CACHE_FILE}.4194999.abcd1234.tmp`
-    const live = `.${CACHE_FILE}.${process.pid}.abcd1234.tmp`
-    writeFileSync(join(dir, dead), '{"kind":"sattrack-cache"')
-    writeFileSync(join(dir, live), '{"kind":"sattrack-cache"')
-    expect(await removeStaleTemporaries(dir, Date.now())).toEqual([dead])
-    expect(readdirSync(dir).sort()).toEqual([live, CACHE_FILE].sort())
-    // Ten minutes on, any writer's temporary file is stale.
-    expect(await removeStaleTemporaries(dir, Date.now() + 11 * 60_000)).toEqual([live])
+    const start = processStart(other.pid)
+    const name = (writer: string) => `.${CACHE_FILE}.${writer}.abcd1234.tmp`
+    const names = {
+      // A pid that cannot be running (above the kernel's maximum).
+      dead: name('4194999.123'),
+      // This process's own pid: at start nothing of its own is being written (a container gives every run the same pid).
+      own: name(`${process.pid}.${processStart(process.pid) ?? 'x'}`),
+      // The other process's pid, but a start time it does not have: the pid was reused.
+      reused: name(`${other.pid}.${Number(start ?? 0) + 1}`),
+      // The other process, as it is: its write may be under way.
+      writing: name(`${other.pid}.${start ?? 'x'}`),
+      // Older names without a start time, of a running process.
+      older: `.${CACHE_FILE}.${other.pid}.abcd1234.tmp`,
+    }
+    for (const n of Object.values(names)) writeFileSync(join(dir, n), '{"kind":"sattrack-cache"')
+    expect((await removeStaleTemporaries(dir, Date.now())).sort()).toEqual([names.dead, names.own, ...(start === null ? [] : [names.reused])].sort())
+    expect(readdirSync(dir).sort()).toEqual([names.writing, names.older, ...(start === null ? [names.reused] : []), CACHE_FILE].sort())
+    // Ten minutes on, any writer's temporary file is left over (a write takes well under a second).
+    expect((await removeStaleTemporaries(dir, Date.now() + 11 * 60_000)).length).toBeGreaterThanOrEqual(2)
+    expect(readdirSync(dir)).toEqual([CACHE_FILE])
   } finally {
+    other.kill()
     rmSync(dir, { recursive: true, force: true })
   }
+})
+
+test('the rule for leftovers, case by case', () => {
+  const now = Date.now()
+  const name = (writer: string) => `.${CACHE_FILE}.${writer}.abcd1234.tmp`
+  const running = (pid: number) => pid === 500
+  const startOf = (pid: number) => (pid === 500 ? '777' : null)
+  const reason = (n: string, mtime = now) => leftoverReason(n, mtime, now, '42.9', running, startOf)
+  expect(reason(name('500.777'))).toBeNull()
+  expect(reason(name('500.777'), now - 11 * 60_000)).toBe('older than ten minutes')
+  expect(reason(name('500.778'))).toBe('its PID now belongs to another process')
+  expect(reason(name('500.x'))).toBeNull() // no start time to compare (no /proc where it was written)
+  expect(reason(name('42.9'))).toBe("named with this process's PID")
+  expect(reason(name('501.777'))).toBe('its writer no longer runs')
+  expect(reason(`.${CACHE_FILE}.oops.tmp`)).toBe('not named by a writer')
 })
 
 test('the bodies of a round share one budget: a group that would pass it is refused, the others are taken', async () => {
@@ -230,4 +261,28 @@ test('the bodies of a round share one budget: a group that would pass it is refu
   expect(store.current.get(91000)!.elements).toBe(initial.get(91000)!.elements)
   expect(refresher.status().groupErrors).toEqual({ weather: expect.stringMatching(/^the body is larger than the 100-byte limit/) })
   refresher.stop()
+})
+
+test('the satellites a round may leave are bounded: a group that would grow the catalogue past the limit is refused, and a body is not read past it', async () => {
+  // 30 held (stations 20, weather 10); the limit 25 is below: the catalogue may keep its 30, not grow.
+  const grown = [...FRESH.stations, ...syntheticGroup(92000, 5, { epochDay: 152.5 })]
+  const huge = [...FRESH.weather, ...syntheticGroup(93000, 40, { epochDay: 152.5 })]
+  const base = stand((request) => {
+    const group = new URL(request.url).searchParams.get('GROUP')!
+    return new Response(ommJson(group === 'stations' ? grown : huge), { headers: { 'content-type': 'application/json' } })
+  })
+  const { store, initial, refresher } = setup({ url: `${base}/gp.php`, maxSatellites: 25 })
+  expect((await refresher.refreshNow()).kind).toBe('failed')
+  expect(refresher.status().groupErrors).toEqual({
+    stations: 'taking its 25 satellites would leave 35 in the catalogue, more than the limit of 30',
+    weather: 'more than 30 satellites, the limit (the rest of the body was not read)',
+  })
+  expect(store.current).toBe(initial)
+  refresher.stop()
+  // Within the limit, the same round is taken.
+  const { store: next, refresher: again } = setup({ url: `${base}/gp.php`, maxSatellites: 35 })
+  expect((await again.refreshNow()).kind).toBe('changed')
+  expect(next.current.size).toBe(35)
+  expect(again.status().groupErrors).toEqual({ weather: 'more than 35 satellites, the limit (the rest of the body was not read)' })
+  again.stop()
 })

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
 import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
-import { type CacheContents, snapshotFromCache } from '../../../src/io/cache.ts'
+import { snapshotFromCache } from '../../../src/io/cache.ts'
 import { backoffDelayMs, groupUrl, type Logger, retryAfterMs, Refresher, type RefreshSettings, type Timers } from '../../../src/io/refresh.ts'
 import type { GroupSet } from '../../../src/domain/catalog/groups.ts'
 import { catalogFromSnapshot } from '../../../src/domain/catalog/snapshot.ts'
@@ -76,17 +76,17 @@ beforeEach(() => {
 
 interface SetupOptions {
   settings?: Partial<RefreshSettings>
-  persist?: (c: CacheContents) => Promise<unknown>
+  persist?: (c: GroupSet) => Promise<unknown>
   /** The catalogue in the store at the start (default: the old data, as from a snapshot). */
   catalog?: Catalog
-  initialPayloads?: CacheContents['groups']
+  initialPayloads?: GroupSet['groups']
 }
 
 function setup(options: SetupOptions = {}) {
   let now = T0
   const store = new CatalogStore(options.catalog ?? initialCatalog())
   const initial = store.current
-  const saved: CacheContents[] = []
+  const saved: GroupSet[] = []
   const { logger, entries } = quietLog()
   const manual = manualTimers()
   const refresher = new Refresher({
@@ -146,7 +146,7 @@ describe('a successful round', () => {
       ['stations', 'json', true, true],
       ['weather', 'json', true, true],
     ])
-    expect(JSON.parse(saved[0]!.groups[0]!.text)).toHaveLength(21)
+    expect(JSON.parse(saved[0]!.groups[0]!.text!)).toHaveLength(21)
   })
 
   for (const format of ['csv', 'tle'] as const) {
@@ -292,7 +292,8 @@ describe('a failed round changes nothing', () => {
     expect(store.current.get(91000)!.elements).toBe(initial.get(91000)!.elements)
     expect(store.current.origin.groupsObtainedAtMs).toEqual({ stations: T0, weather: T0 - 10 * 24 * HOUR })
     const status = refresher.status()
-    expect(status).toMatchObject({ consecutiveFailures: 1, lastSuccessAt: null, groupErrors: { weather: expect.stringMatching(/^HTTP 500/) }, missingGroups: [] })
+    // The round failed (weather), yet stations was taken: lastSuccessAt says when the upstream last gave data.
+    expect(status).toMatchObject({ consecutiveFailures: 1, lastSuccessAt: new Date(T0).toISOString(), groupErrors: { weather: expect.stringMatching(/^HTTP 500/) }, missingGroups: [] })
     expect(status.lastError).toMatch(/^1 of 2 groups failed and keep their element sets: weather: HTTP 500/)
     expect(manual.live().map((t) => t.delayMs)).toEqual([60_000])
     // The cache holds what was taken; weather was never fetched, so it is not in it.
@@ -443,7 +444,7 @@ describe('groups that a round does not fetch are kept', () => {
   })
 
   test('start() is due when the oldest data of the groups it refreshes is an interval old; a group it lacks is due at once', () => {
-    const contents: CacheContents = {
+    const contents: GroupSet = {
       obtainedAtMs: T0 - HOUR,
       source: 'refresh',
       description: upstream.url,
@@ -461,6 +462,27 @@ describe('groups that a round does not fetch are kept', () => {
     expect(dueFor(['stations'])).toBe(new Date(T0 - HOUR + 6 * HOUR).toISOString())
     expect(dueFor(['stations', 'weather'])).toBe(new Date(T0).toISOString()) // weather is the base's, 10 days old
     expect(dueFor(['stations', 'gps-ops'])).toBe(new Date(T0).toISOString())
+  })
+
+  test('start() is due at once when a group\'s element sets are stale, whatever its date says (old data in a file written today)', () => {
+    // stations obtained an hour ago (its file was written then), but its sets are from 100 days before.
+    const stale = buildCatalog(
+      [
+        { group: 'stations', elements: syntheticGroup(90000, 5, { epochDay: 150.5 - 100 }).map(elementsOf) },
+        { group: 'weather', elements: syntheticGroup(91000, 5, { epochDay: 150.5 }).map(elementsOf) },
+      ],
+      { source: 'snapshot', obtainedAtMs: T0 - HOUR, groupsObtainedAtMs: { stations: T0 - HOUR, weather: T0 - HOUR } },
+      T0,
+    )
+    const dueFor = (groups: string[]) => {
+      const { refresher } = setup({ catalog: stale, settings: { groups } })
+      refresher.start()
+      const due = refresher.status().nextAttemptAt
+      refresher.stop()
+      return due
+    }
+    expect(dueFor(['weather'])).toBe(new Date(T0 - HOUR + 6 * HOUR).toISOString())
+    expect(dueFor(['stations', 'weather'])).toBe(new Date(T0).toISOString())
   })
 })
 

@@ -53,37 +53,41 @@ describe('loadSnapshotPath', () => {
     expect(catalog.groupCounts).toEqual({ geo: 2, science: 4, weather: 3 })
   })
 
-  test('a folder or file without a stamp is dated by its newest element-set epoch, not by when it was copied', async () => {
+  test('a folder or file without a stamp: each file is dated by when it was written, never by its epochs', async () => {
     const folder = join(tmp, 'copied-with-cp-r')
     mkdirSync(folder)
-    // Epochs on days 140 and 141.5 of 2026 (+ 0.001 day per set); the files are written now.
     writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(92100, 3, { epochDay: 140 })))
     writeFileSync(join(folder, 'weather.json'), ommJson(syntheticGroup(92200, 2, { epochDay: 141.5 })))
-    const newest = Date.UTC(2026, 0, 1) + (140.5 + 0.001) * 86_400_000
+    const stationsAt = new Date(Date.UTC(2026, 4, 21))
+    const weatherAt = new Date(Date.UTC(2026, 4, 22))
+    utimesSync(join(folder, 'stations.tle'), stationsAt, stationsAt)
+    utimesSync(join(folder, 'weather.json'), weatherAt, weatherAt)
     const snapshot = await loadSnapshotPath(folder)
-    expect(snapshot.obtainedAtMs).toBe(newest)
-    expect(snapshot.datedBy).toBe('newest epoch')
+    expect(snapshot).toMatchObject({ obtainedAtMs: weatherAt.getTime(), datedBy: 'file time' })
+    expect(snapshot.groups.map((g) => [g.group, g.obtainedAtMs])).toEqual([
+      ['stations', stationsAt.getTime()],
+      ['weather', weatherAt.getTime()],
+    ])
     const file = await loadSnapshotPath(join(folder, 'stations.tle'))
-    expect(file.obtainedAtMs).toBe(Date.UTC(2026, 0, 1) + (139 + 0.002) * 86_400_000)
-    // Parsed once: building the catalogue uses what dating it parsed.
-    expect(snapshot.read).toBeDefined()
+    expect(file).toMatchObject({ obtainedAtMs: stationsAt.getTime(), datedBy: 'file time' })
+    // Nothing is parsed to date it.
+    expect(snapshot.read).toBeUndefined()
     const report = catalogFromSnapshot(snapshot, 'snapshot', NOW)
-    expect(report.groups).toBe(snapshot.groups)
     expect(report.catalog.groupCounts).toEqual({ stations: 3, weather: 2 })
   })
 
-  test('never later than the files were written (elements dated in the future); no valid set: the file time', async () => {
-    const path = join(tmp, 'future-epochs.json')
-    writeFileSync(path, ommJson(syntheticGroup(92300, 2, { epochDay: 300 })))
+  test('a crafted epoch cannot date a file: it is validated against the file time and refused', async () => {
+    // One set dated 300 days into 2026 (late October) in a file written on 1 June: refused, whatever it says.
+    const path = join(tmp, 'stations.json')
+    writeFileSync(path, ommJson([...syntheticGroup(92300, 2, { epochDay: 150 }), ...syntheticGroup(92310, 1, { epochDay: 300 })]))
     const written = new Date(Date.UTC(2026, 5, 1))
     utimesSync(path, written, written)
-    expect(await loadSnapshotPath(path)).toMatchObject({ obtainedAtMs: written.getTime(), datedBy: 'file time' })
-    const garbage = join(tmp, 'garbage.tle')
-    writeFileSync(garbage, 'nothing valid here\n')
-    utimesSync(garbage, written, written)
-    const snapshot = await loadSnapshotPath(garbage)
+    const snapshot = await loadSnapshotPath(path)
     expect(snapshot).toMatchObject({ obtainedAtMs: written.getTime(), datedBy: 'file time' })
-    expect(catalogFromSnapshot(snapshot, 'snapshot', NOW).catalog.size).toBe(0)
+    const report = catalogFromSnapshot(snapshot, 'snapshot', NOW)
+    expect(report.catalog.satellites.map((s) => s.noradId)).toEqual([92300, 92301])
+    expect(report.invalidByGroup).toEqual({ stations: 1 })
+    expect(report.examples[0]).toMatch(/^stations 92310: its epoch 2026-10-27T.* is more than a day after its group was obtained \(2026-06-01T00:00:00.000Z\)$/)
   })
 
   test('a stamped folder name wins over the epochs', async () => {
@@ -157,7 +161,7 @@ describe('catalogFromSnapshot', () => {
     expect(report.catalog.groupCounts).toEqual({ a: 3, b: 0, c: 0 })
     expect(Object.keys(report.unreadableGroups)).toEqual(['b'])
     expect(report.invalidByGroup).toEqual({ c: 1 })
-    expect(report.examples).toContain('c record 1: EPOCH is not a UTC date-time like 2026-05-30T12:25:10.469664')
+    expect(report.examples).toContain('c 1: record 1: EPOCH is not a UTC date-time like 2026-05-30T12:25:10.469664')
   })
 
   test('a snapshot file copied from the fixtures keeps its groups and origin', async () => {

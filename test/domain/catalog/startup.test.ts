@@ -4,7 +4,7 @@
  * was obtained.
  */
 import { describe, expect, test } from 'bun:test'
-import { type CacheContents, snapshotFromCache } from '../../../src/io/cache.ts'
+import { snapshotFromCache } from '../../../src/io/cache.ts'
 import type { GroupSet } from '../../../src/domain/catalog/groups.ts'
 import { CLOCK_SKEW_MS, planStart, type StartInputs, type StartPlan, startLogFields } from '../../../src/domain/catalog/startup.ts'
 import { ommJson, syntheticGroup, tleText } from '../../fixtures/synthetic.ts'
@@ -22,7 +22,7 @@ const snapshot = (stampMs: number, groups: [string, number, number][], descripti
 })
 
 /** A cache whose groups, `[group, firstId, count, fetchedAtMs]`, are OMM JSON payloads newer than the snapshots'. */
-function cache(obtainedAtMs: number, groups: [string, number, number, number?][]): CacheContents {
+function cache(obtainedAtMs: number, groups: [string, number, number, number?][]): GroupSet {
   return {
     obtainedAtMs,
     source: 'refresh',
@@ -38,7 +38,7 @@ function cache(obtainedAtMs: number, groups: [string, number, number, number?][]
     })),
   }
 }
-const fromCache = (contents: CacheContents) => snapshotFromCache(contents, '/data/catalog-cache.json')
+const fromCache = (contents: GroupSet) => snapshotFromCache(contents, '/data/catalog-cache.json')
 
 function plan(inputs: Partial<StartInputs> & Pick<StartInputs, 'base'>): StartPlan {
   const result = planStart({ cache: null, nowMs: NOW, ...inputs })
@@ -67,7 +67,7 @@ describe('the base', () => {
   test('a --snapshot without a valid element set is an error, whatever the cache holds', () => {
     const empty: GroupSet = { source: 'snapshot', obtainedAtMs: T, description: '/tmp/garbage.tle', groups: [{ group: 'garbage', source: 'snapshot', obtainedAtMs: T, text: 'not elements' }] }
     const result = planStart({ base: { source: 'snapshot', snapshot: empty }, cache: fromCache(cache(NOW, [['stations', 1000, 3]])), nowMs: NOW })
-    expect(result).toEqual({ ok: false, error: 'no valid element sets in /tmp/garbage.tle' })
+    expect(result).toEqual({ ok: false, error: 'no valid element sets in /tmp/garbage.tle', examples: ['garbage: not TLE, OMM JSON or OMM CSV: text starting "not elements"'] })
   })
 
   test('an empty embedded snapshot leaves the cache; with neither, an error', () => {
@@ -77,16 +77,25 @@ describe('the base', () => {
     expect(planStart({ base: { source: 'embedded', snapshot: empty }, cache: null, nowMs: NOW })).toEqual({
       ok: false,
       error: 'no valid element sets in the embedded snapshot',
+      examples: [],
     })
   })
 
-  test('a stamp in the future is not believed: the base is dated by its newest element set', () => {
+  test('a stamp in the future is not believed: the base is dated by the time it is read, never by its epochs, and validated against that', () => {
     const future = snapshot(Date.UTC(2099, 0, 1), [['stations', 1000, 3]], '/snapshots/2099-01-01T0000Z')
+    // A set dated in 2098 that the claimed stamp would let in.
+    future.groups.push({ group: 'weather', source: 'snapshot', obtainedAtMs: Date.UTC(2099, 0, 1), text: ommJson(syntheticGroup(2000, 2, { epochDay: 2 + (Date.UTC(2098, 0, 1) - Date.UTC(2026, 0, 1)) / DAY })) })
     const p = plan({ base: { source: 'snapshot', snapshot: future }, cache: fromCache(cache(T, [['stations', 1000, 3]])) })
-    // Day 145 + 0.002 of the newest synthetic set: 25 May 2026.
-    expect(new Date(p.baseObtainedAtMs).toISOString()).toMatch(/^2026-05-25T00:0/)
-    expect(p.warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('says its data was obtained in the future') })])
-    expect(p.catalog.origin.source).toBe('cache') // the cache (30 May) is newer than what the base really holds
+    expect(p.baseObtainedAtMs).toBe(NOW)
+    expect(p.baseDatedBy).toBe('time read')
+    expect(p.warnings).toEqual([expect.objectContaining({ message: expect.stringContaining('says its data was obtained in the future; dated by the time it was read') })])
+    expect(p.catalog.origin.source).toBe('snapshot') // read now, it is newer than the cache (30 May)
+    expect(p.catalog.get(2000)).toBeUndefined()
+    expect(p.invalidByGroup).toEqual({ weather: 2 })
+    expect(p.refused).toEqual([
+      { group: 'weather', noradId: 2000, reason: expect.stringMatching(/^its epoch 2098-.* is more than a day after its group was obtained \(2026-06-09T/), satelliteKept: false },
+      { group: 'weather', noradId: 2001, reason: expect.stringMatching(/^its epoch 2098-/), satelliteKept: false },
+    ])
   })
 })
 
@@ -118,19 +127,21 @@ describe('the cache competes with the base, group by group', () => {
     expect(p.catalog.get(2003)?.groups).toEqual(['weather'])
     expect(p.catalog.get(3000)?.groups).toEqual(['starlink', 'stations'])
     expect(epochDayOf(p, 3000)).toBe(29) // the newer elements
+    // Obtained when its oldest group was: all it holds is at least that fresh.
     expect(p.catalog.origin).toEqual({
       source: 'cache',
-      obtainedAtMs: T + DAY,
+      obtainedAtMs: T,
       groupsObtainedAtMs: { stations: T + DAY, weather: T, starlink: T },
       groupSources: { stations: 'cache', weather: 'embedded', starlink: 'embedded' },
     })
   })
 
-  test('groups only the cache holds are kept even when the base is newer', () => {
+  test('groups only the cache holds are kept even when the base is newer; each satellite keeps the newest set either holds', () => {
     const p = plan({ base: { source: 'embedded', snapshot: EMBEDDED }, cache: fromCache(cache(T - DAY, [['stations', 1000, 3], ['gps-ops', 4000, 2]])) })
     expect(p.groupSources).toMatchObject({ stations: 'base', 'gps-ops': 'cache' })
     expect(p.catalog.groupCounts['gps-ops']).toBe(2)
-    expect(epochDayOf(p, 1000)).toBe(25)
+    // stations comes from the base (stamped later), but the cache's sets of its satellites are newer (29 May, not 25).
+    expect(epochDayOf(p, 1000)).toBe(29)
   })
 
   test("each cache group counts from its own fetch time (a group carried over from an earlier round can be older than the base)", () => {
@@ -178,16 +189,16 @@ describe('obtained times in the future', () => {
 })
 
 test('the log line names the source, the base and the cache, and which groups each gave', () => {
-  const inputs: StartInputs = { base: { source: 'snapshot', snapshot: { ...EMBEDDED, description: '/snap', datedBy: 'newest epoch' } }, cache: fromCache(cache(T + DAY, [['stations', 1000, 3]])), nowMs: NOW }
+  const inputs: StartInputs = { base: { source: 'snapshot', snapshot: { ...EMBEDDED, description: '/snap', datedBy: 'file time' } }, cache: fromCache(cache(T + DAY, [['stations', 1000, 3]])), nowMs: NOW }
   const result = planStart(inputs)
   if (!result.ok) throw new Error(result.error)
   expect(startLogFields(inputs, result.plan)).toEqual({
     source: 'cache',
-    obtainedAt: new Date(T + DAY).toISOString(),
+    obtainedAt: new Date(T).toISOString(),
     satellites: 12,
     groups: { starlink: 5, stations: 3, weather: 4 },
     candidates: [
-      { source: 'snapshot', from: '/snap', obtainedAt: new Date(T).toISOString(), datedBy: 'newest epoch', groupsUsed: ['weather', 'starlink'] },
+      { source: 'snapshot', from: '/snap', obtainedAt: new Date(T).toISOString(), datedBy: 'file time', groupsUsed: ['weather', 'starlink'] },
       { source: 'cache', from: '/data/catalog-cache.json', obtainedAt: new Date(T + DAY).toISOString(), groupsUsed: ['stations'] },
     ],
   })

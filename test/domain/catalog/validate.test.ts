@@ -8,7 +8,8 @@
 import { afterAll, expect, test } from 'bun:test'
 import { buildCatalog } from '../../../src/domain/catalog/catalog.ts'
 import { parseTleText } from '../../../src/domain/catalog/elements.ts'
-import { type Logger, Refresher } from '../../../src/io/refresh.ts'
+import { type Logger, logRefusedSets, Refresher } from '../../../src/io/refresh.ts'
+import { MAX_LOGGED_REFUSALS } from '../../../src/domain/catalog/overlay.ts'
 import { catalogFromSnapshot } from '../../../src/domain/catalog/snapshot.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { FUTURE_EPOCH_MARGIN_MS, MAX_NAME_LENGTH, refusalOf, validateElementSets } from '../../../src/domain/catalog/validate.ts'
@@ -84,12 +85,13 @@ test('a refresh: refused sets never replace the ones held, are logged with reaso
   const held = syntheticGroup(90000, 40, { epochDay: 148.5 })
   const store = new CatalogStore(buildCatalog([{ group: 'stations', elements: held.map(elementsOf) }], { source: 'snapshot', obtainedAtMs: OBTAINED - 86_400_000 }, OBTAINED))
   const initial = store.current
-  // Upstream: newer elements for all forty, but 90001's decayed, 90002's dated in the future, 90003's name breaks lines
-  // (3 of 40: under the tenth that fails a group).
+  // Upstream: newer elements for all forty, but 90001's decayed, 90002's dated in the future, 90003's name breaks lines,
+  // and 90004's does not even parse (4 of 40: not more than the tenth that fails a group).
   const fresh = syntheticGroup(90000, 40, { epochDay: 150.4 })
   fresh[1] = { ...fresh[1]!, MEAN_MOTION: 19.9, ECCENTRICITY: 0 }
   fresh[2] = { ...fresh[2]!, EPOCH: '2026-06-05T00:00:00.000000' }
   fresh[3] = { ...fresh[3]!, OBJECT_NAME: 'SYNTH\r\n1 25544U FAKE' }
+  fresh[4] = { ...fresh[4]!, ECCENTRICITY: 'x' as unknown as number }
   upstream.setGroup('stations', fresh)
   const entries: { message: string; fields?: Record<string, unknown> }[] = []
   const log: Logger = { info: (message, fields) => entries.push({ message, fields }), warn: (message, fields) => entries.push({ message, fields }), error: (message, fields) => entries.push({ message, fields }) }
@@ -103,12 +105,27 @@ test('a refresh: refused sets never replace the ones held, are logged with reaso
   expect(outcome.kind).toBe('changed')
   const now = store.current
   expect(now.size).toBe(40)
-  for (const id of [90001, 90002, 90003]) expect(now.get(id)!.elements).toBe(initial.get(id)!.elements)
-  for (const id of [90000, 90004, 90039]) expect(now.get(id)!.elements.epochMs).toBeGreaterThan(initial.get(id)!.elements.epochMs)
-  const refusal = entries.find((e) => e.message === 'refresh: refused element sets')!
-  expect(refusal.fields).toMatchObject({ group: 'stations', count: 3, keptPrevious: 3 })
-  expect((refusal.fields!.examples as string[]).map((e) => e.split(':')[0])).toEqual(['90001', '90002', '90003'])
-  expect(refusal.fields!.examples as string[]).toContain('90003: its name holds control characters')
+  // Nothing held is lost to bad data: refused or unreadable, each keeps the set it had.
+  for (const id of [90001, 90002, 90003, 90004]) expect(now.get(id)!.elements).toBe(initial.get(id)!.elements)
+  for (const id of [90000, 90005, 90039]) expect(now.get(id)!.elements.epochMs).toBeGreaterThan(initial.get(id)!.elements.epochMs)
+  // One log line per satellite: whose, why, and that it keeps its set.
+  const refusals = entries.filter((e) => e.message === 'refresh: element set refused')
+  expect(refusals.map((e) => e.fields)).toEqual([
+    { url: upstream.url, group: 'stations', noradId: 90004, reason: 'record 5: ECCENTRICITY is not a number in 0..1', satelliteKept: true },
+    { url: upstream.url, group: 'stations', noradId: 90001, reason: expect.stringMatching(/^SGP4 cannot/), satelliteKept: true },
+    { url: upstream.url, group: 'stations', noradId: 90002, reason: expect.stringMatching(/^its epoch 2026-06-05T00:00:00.000Z is more than a day after/), satelliteKept: true },
+    { url: upstream.url, group: 'stations', noradId: 90003, reason: 'its name holds control characters', satelliteKept: true },
+  ])
+})
+
+test('refusals past the first twenty are counted in one line', () => {
+  const entries: { message: string; fields?: Record<string, unknown> }[] = []
+  const log: Logger = { info() {}, error() {}, warn: (message, fields) => entries.push({ message, fields }) }
+  const refused = Array.from({ length: 25 }, (_, i) => ({ group: i < 22 ? 'a' : 'b', noradId: i, reason: 'r', satelliteKept: i % 2 === 0 }))
+  logRefusedSets(log, 'reload', refused, { path: '/x' })
+  expect(entries).toHaveLength(MAX_LOGGED_REFUSALS + 1)
+  expect(entries[0]).toEqual({ message: 'reload: element set refused', fields: { path: '/x', group: 'a', noradId: 0, reason: 'r', satelliteKept: true } })
+  expect(entries.at(-1)).toEqual({ message: 'reload: more element sets refused', fields: { path: '/x', count: 5, byGroup: { a: 2, b: 3 }, satellitesKept: 3 } })
 })
 
 test('a refresh where more than a tenth of a group is refused fails that group and changes nothing', async () => {

@@ -78,7 +78,7 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
       gauge('sattrack_catalog_loaded_timestamp_seconds', 'When the catalogue in use was loaded or swapped in', seconds(catalog.loadedAtMs)),
       gauge(
         'sattrack_catalog_obtained_timestamp_seconds',
-        "When the catalogue's data was obtained upstream (a snapshot's stamp, a fetch time)",
+        "When the catalogue's data was obtained upstream (a snapshot's stamp, a file's time, a fetch): its oldest group's time",
         seconds(catalog.origin.obtainedAtMs),
       ),
       gauge('sattrack_catalog_info', 'Where the catalogue in use came from (embedded, snapshot, cache, refresh)', 1, { source: catalog.origin.source }),
@@ -91,10 +91,10 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
     const lastSuccessMs = status.lastSuccessAt ? Date.parse(status.lastSuccessAt) : 0
     return [
       gauge('sattrack_refresh_enabled', '1 when background refresh is configured', status.enabled ? 1 : 0),
-      counter('sattrack_refresh_successes_total', 'Refresh rounds that succeeded (unchanged data included)', counts.succeeded),
-      counter('sattrack_refresh_failures_total', 'Refresh rounds that failed (the catalogue was kept)', counts.failed),
+      counter('sattrack_refresh_successes_total', 'Refresh rounds that succeeded in every group (unchanged data included)', counts.succeeded),
+      counter('sattrack_refresh_failures_total', 'Refresh rounds in which a group failed (it kept its element sets)', counts.failed),
       gauge('sattrack_refresh_consecutive_failures', 'Refresh rounds failed in a row', status.consecutiveFailures),
-      gauge('sattrack_refresh_last_success_timestamp_seconds', 'End of the last successful refresh round; 0 when none yet', seconds(lastSuccessMs)),
+      gauge('sattrack_refresh_last_success_timestamp_seconds', 'End of the last refresh round that took or confirmed (304) at least one group, even if others failed; 0 when none yet', seconds(lastSuccessMs)),
     ]
   }
 

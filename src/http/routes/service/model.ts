@@ -18,7 +18,11 @@ export const CatalogStatusSchema = t.Object(
     satellites: Type.Integer({ description: 'Satellites in the catalogue' }),
     groups: t.Record(t.String(), Type.Integer(), { description: 'Satellites per upstream group' }),
     loadedAt: t.String({ format: 'date-time', description: 'When this catalogue was loaded or swapped in' }),
-    obtainedAt: t.String({ format: 'date-time', description: "When its data was obtained upstream (a snapshot's stamp, a fetch time)" }),
+    obtainedAt: t.String({
+      format: 'date-time',
+      description: "When its data was obtained upstream (a snapshot's stamp, a file's time, a fetch): its oldest group's time, so all it serves is at least that fresh",
+    }),
+    groupsObtainedAt: t.Record(t.String(), t.String({ format: 'date-time' }), { description: 'When each group was obtained upstream' }),
     epochs: t.Object({
       oldest: isoOrNull('The oldest element-set epoch'),
       newest: isoOrNull('The newest element-set epoch'),
@@ -26,12 +30,14 @@ export const CatalogStatusSchema = t.Object(
     }),
     freshness: t.Object(
       {
-        obtainedAt: t.String({ format: 'date-time', description: 'When the data was obtained upstream' }),
-        dataAgeDays: t.Number({ description: 'Days since then' }),
+        obtainedAt: t.String({ format: 'date-time', description: 'When the data was obtained upstream: its oldest group' }),
+        newestObtainedAt: t.String({ format: 'date-time', description: 'When its newest group was obtained' }),
+        oldestGroups: t.Array(t.String(), { description: 'The groups obtained at obtainedAt, when the groups were obtained at different times (else empty)' }),
+        dataAgeDays: t.Number({ description: 'Days since obtainedAt: the age of the oldest data served' }),
         maxElementAgeDays: t.Nullable(t.Number({ description: 'The age limit on element sets, days (--max-element-age); null: none' })),
         withinAgeLimit: Type.Integer({ description: 'Satellites whose elements can give a position now: within the age limit and not decayed' }),
         decayed: Type.Integer({ description: 'Satellites decayed by now' }),
-        stale: t.Boolean({ description: 'The data is over 14 days old, or fewer than half the satellites can give a position now' }),
+        stale: t.Boolean({ description: 'The oldest data is over 14 days old, or fewer than half the satellites can give a position now' }),
         summary: t.String({ description: "The data's date and age, and what it means for positions now" }),
         advice: t.Nullable(t.String({ description: 'When stale: how to load newer data, or look at the data’s own time' })),
       },
@@ -49,7 +55,7 @@ export const RefreshStatusSchema = t.Object(
     format: t.Nullable(t.String({ description: 'FORMAT asked for: json, csv or tle' })),
     groups: t.Array(t.String(), { description: 'Groups fetched in each round' }),
     lastAttemptAt: isoOrNull('Start of the last round'),
-    lastSuccessAt: isoOrNull('End of the last successful round (304 included)'),
+    lastSuccessAt: isoOrNull('End of the last round that took or confirmed (304) at least one group, even if others failed: when the upstream last gave data'),
     lastError: t.Nullable(t.String({ description: 'Why the last round failed; null when it succeeded' })),
     nextAttemptAt: isoOrNull('When the next round is due (after failures: from a minute, doubling, up to the interval, or a Retry-After)'),
     consecutiveFailures: Type.Integer({ description: 'Failed rounds in a row' }),
@@ -77,6 +83,7 @@ export function catalogStatusJson(catalog: Catalog, nowMs: number) {
     groups: { ...catalog.groupCounts },
     loadedAt: iso(catalog.loadedAtMs),
     obtainedAt: iso(catalog.origin.obtainedAtMs),
+    groupsObtainedAt: Object.fromEntries(Object.keys(catalog.groupCounts).map((g) => [g, iso(catalog.origin.groupsObtainedAtMs?.[g] ?? catalog.origin.obtainedAtMs)])),
     epochs: {
       oldest: stats ? iso(stats.oldestMs) : null,
       newest: stats ? iso(stats.newestMs) : null,
