@@ -64,12 +64,14 @@ dist/SHA256SUMS: node_modules/.installed data/prepared.json $(shell find src -ty
 	$(BUN) scripts/dist.ts
 
 # Test dependencies from Debian: independent astronomy references (Skyfield,
-# PyEphem, python-sgp4), the HTTP libraries the N2YO/Open Notify/wheretheiss.at
-# clients use (requests, aiohttp, dacite: test/reference/compat_clients.py) and
-# Chromium for the browser tests (driven by playwright-core; no browser download).
+# PyEphem, python-sgp4), a calendar library (python3-icalendar), the HTTP
+# libraries the N2YO/Open Notify/wheretheiss.at clients use (requests, aiohttp,
+# dacite: test/reference/compat_clients.py) and Chromium for the browser tests
+# (driven by playwright-core; no browser download).
 deps-test:
 	@missing=""; \
 	$(PYTHON_REF) -c 'import skyfield, ephem, sgp4' 2>/dev/null || missing="$$missing python3-skyfield python3-ephem python3-sgp4"; \
+	$(PYTHON_REF) -c 'import icalendar' 2>/dev/null || missing="$$missing python3-icalendar"; \
 	$(PYTHON_REF) -c 'import requests, aiohttp, dacite' 2>/dev/null || missing="$$missing python3-requests python3-aiohttp python3-dacite"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium fonts-liberation"; \
 	command -v promtool >/dev/null || missing="$$missing prometheus"; \

@@ -24,6 +24,7 @@ const duration = Number(option('--duration', '5'))
 const outFile = option('--out', join(root, 'docs', 'benchmarks.md'))
 const synthetic30k = option('--snapshot-30k', join(root, 'bench', 'data', '30k'))
 const nearbyScript = join(import.meta.dir, 'random-observer.lua')
+const nightScript = join(import.meta.dir, 'random-night.lua')
 
 interface Measure {
   name: string
@@ -196,6 +197,9 @@ async function suite(label: string, extraArgs: string[]) {
     await row('nearby basic, 1 connection', base, { connections: 1, ...nearby('') }),
     await plainRow('plain loop nearby, one-off time', { lua: nearbyScript, env: { ...plainLoop.env, ...oneOff } }),
     await row('nearby basic, one-off time', base, nearby('', oneOff)),
+    // Issue 20: a night (12 h from 18:00 local time, near the data's date) for a random observer, one request at a time.
+    await row('passes: a night of visible passes, whole catalogue', base, { connections: 1, lua: nightScript, env: { PASSES_EXTRA: '&visible-only=true' } }),
+    await row('passes: a night, all passes of stations', base, { connections: 1, lua: nightScript, env: { PASSES_EXTRA: '&group=stations' } }),
   ]
   const rss = rssMb(server.pid)
   await server.stop()
@@ -245,6 +249,13 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
     ['highest RSS while the service\'s own routes were under load', `${serviceRssPeak.toFixed(0)} MB`, goal('≤ 150 MB', serviceRssPeak <= 150)],
     ['highest RSS, 9 cold large answers asked for at once', `${s.burstRss.toFixed(0)} MB`, goal('≤ 150 MB', s.burstRss <= 150)],
   ]
+  // Issue 20's goals (12k): a night of visible passes of the catalogue under 1 s, all passes of the stations group under 0.2 s.
+  const night = by('passes: a night of visible passes, whole catalogue')
+  const stations = by('passes: a night, all passes of stations')
+  const passGoals: [string, string, string][] = [
+    ['a night of visible passes of the whole catalogue (p50, p99; 1 connection)', `${night.p50Ms.toFixed(0)} ms, ${night.p99Ms.toFixed(0)} ms`, goal('p99 < 1000 ms', night.p99Ms < 1000)],
+    ['a night of all passes of the stations group (p50, p99; 1 connection)', `${stations.p50Ms.toFixed(0)} ms, ${stations.p99Ms.toFixed(0)} ms`, goal('p99 < 200 ms', stations.p99Ms < 200)],
+  ]
   return [
     `### ${s.label}`,
     '',
@@ -255,6 +266,10 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
     '| measure | result | goal (issue 4) |',
     '|---|---|---|',
     ...goals.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`),
+    '',
+    '| measure (issue 20) | result | goal |',
+    '|---|---|---|',
+    ...passGoals.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`),
     ...(s.hard ? ['', hardeningTable(s.hard)] : []),
   ].join('\n')
 }
@@ -273,6 +288,7 @@ const report = [
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
   'Each nearby request asks for a different random observer (bench/random-observer.lua); the one-off rows also for a random `time` within 30 days of now, to the millisecond, so each asks for an instant without position tables.',
+  'Each passes request (GET /api/v1/passes) asks for a different random observer between 60°S and 60°N and the 12 hours from 18:00 local mean solar time on 2026-05-30, near the data (bench/random-night.lua): a night wherever the observer is.',
   'Every instance runs with --max-element-age off, so that answers at "now" propagate the months-old embedded elements as before (decay and plausible heights still apply). ' +
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
   'The plain loop runs in a second instance of the same executable, started for the same run, so its garbage (SGP4 for the whole catalogue on every request) does not count in the RSS of the instance serving every other row.',

@@ -41,6 +41,8 @@ const WANTED: Wanted[] = [
   { operation: '/api/v1/satellites/{noradId}/passes', name: 'days', summary: 'Too many days', request: `/api/v1/satellites/25544/passes?${SYDNEY}&days=11&time=${T}` },
   { operation: '/api/v1/satellites/{noradId}/passes', name: 'unknown', summary: 'Not in the catalogue', request: `/api/v1/satellites/99999999/passes?${SYDNEY}&time=${T}` },
   { operation: '/api/v1/satellites/{noradId}/passes', name: 'decayed', summary: 'Decayed before the searched time', request: '/api/v1/satellites/48880/passes?latitude=0&longitude=0&time=2026-11-22T10:00:00Z' },
+  { operation: '/api/v1/passes', name: 'stations', summary: 'Passes of the stations group over Sydney, 3 hours', request: `/api/v1/passes?${SYDNEY}&group=stations&hours=3&time=${T}` },
+  { operation: '/api/v1/passes', name: 'tooCostly', summary: 'Every pass of the whole catalogue: beyond the limits', request: `/api/v1/passes?${SYDNEY}&time=${T}` },
   { operation: '/api/v1/satellites/{noradId}/positions', name: 'threeMinutes', summary: 'The ISS, a point a minute', request: `/api/v1/satellites/25544/positions?from=${T}&to=2026-05-31T00:02:00Z&step=60` },
   { operation: '/api/v1/satellites/{noradId}/positions', name: 'tooMany', summary: 'More than 10,000 points', request: `/api/v1/satellites/25544/positions?from=${T}&to=2026-06-30T00:00:00Z&step=60` },
   { operation: '/api/v1/satellites/{noradId}/positions', name: 'unknown', summary: 'Not in the catalogue', request: `/api/v1/satellites/99999999/positions?from=${T}` },
