@@ -64,12 +64,14 @@ dist/SHA256SUMS: node_modules/.installed data/prepared.json $(shell find src -ty
 	$(BUN) scripts/dist.ts
 
 # Test dependencies from Debian: independent astronomy references (Skyfield,
-# PyEphem, python-sgp4), the HTTP libraries the N2YO/Open Notify/wheretheiss.at
-# clients use (requests, aiohttp, dacite: test/reference/compat_clients.py) and
-# Chromium for the browser tests (driven by playwright-core; no browser download).
+# PyEphem, python-sgp4), a calendar library (python3-icalendar), the HTTP
+# libraries the N2YO/Open Notify/wheretheiss.at clients use (requests, aiohttp,
+# dacite: test/reference/compat_clients.py) and Chromium for the browser tests
+# (driven by playwright-core; no browser download).
 deps-test:
 	@missing=""; \
 	$(PYTHON_REF) -c 'import skyfield, ephem, sgp4' 2>/dev/null || missing="$$missing python3-skyfield python3-ephem python3-sgp4"; \
+	$(PYTHON_REF) -c 'import icalendar' 2>/dev/null || missing="$$missing python3-icalendar"; \
 	$(PYTHON_REF) -c 'import requests, aiohttp, dacite' 2>/dev/null || missing="$$missing python3-requests python3-aiohttp python3-dacite"; \
 	[ -x /usr/bin/chromium ] || missing="$$missing chromium fonts-liberation"; \
 	command -v promtool >/dev/null || missing="$$missing prometheus"; \
@@ -108,8 +110,9 @@ typecheck: node_modules/.installed
 test: node_modules/.installed data/prepared.json deps-test dist/sattrack dist/SHA256SUMS
 	$(BUN) test --timeout 120000
 
-# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, fuzz), one worker per core; no build, no executable, no Python.
-UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/fuzz test/service
+# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, the docs' examples), one worker per core;
+# no build, no executable, no Python. The property-based fuzz tests (test/fuzz, ~30 s alone) run in make test.
+UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/service
 test-unit: node_modules/.installed data/prepared.json
 	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
 

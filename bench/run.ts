@@ -24,6 +24,7 @@ const duration = Number(option('--duration', '5'))
 const outFile = option('--out', join(root, 'docs', 'benchmarks.md'))
 const synthetic30k = option('--snapshot-30k', join(root, 'bench', 'data', '30k'))
 const nearbyScript = join(import.meta.dir, 'random-observer.lua')
+const nightScript = join(import.meta.dir, 'random-night.lua')
 
 interface Measure {
   name: string
@@ -253,6 +254,9 @@ async function suite(label: string, extraArgs: string[]) {
     await row('nearby basic, 1 connection', base, { connections: 1, ...nearby('') }),
     await plainRow('plain loop nearby, one-off time', { lua: nearbyScript, env: { ...plainLoop.env, ...oneOff } }),
     await row('nearby basic, one-off time', base, nearby('', oneOff)),
+    // Issue 20: a night (12 h from 18:00 local time, near the data's date) for a random observer, one request at a time.
+    await row('passes: a night of visible passes, whole catalogue', base, { connections: 1, lua: nightScript, env: { PASSES_EXTRA: '&visible-only=true' } }),
+    await row('passes: a night, all passes of stations', base, { connections: 1, lua: nightScript, env: { PASSES_EXTRA: '&group=stations' } }),
   ]
   const rss = rssMb(server.pid)
   // Issue 22 (12k only): one-off instants near the epoch against the plain loop at such instants, then the
@@ -344,6 +348,13 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
     ['highest RSS while the service\'s own routes were under load', `${serviceRssPeak.toFixed(0)} MB`, goal('≤ 150 MB', serviceRssPeak <= 150)],
     ['highest RSS, 9 cold large answers asked for at once', `${s.burstRss.toFixed(0)} MB`, goal('≤ 150 MB', s.burstRss <= 150)],
   ]
+  // Issue 20's goals (12k): a night of visible passes of the catalogue under 1 s, all passes of the stations group under 0.2 s.
+  const night = by('passes: a night of visible passes, whole catalogue')
+  const stations = by('passes: a night, all passes of stations')
+  const passGoals: [string, string, string][] = [
+    ['a night of visible passes of the whole catalogue (p50, p99; 1 connection)', `${night.p50Ms.toFixed(0)} ms, ${night.p99Ms.toFixed(0)} ms`, goal('p99 < 1000 ms', night.p99Ms < 1000)],
+    ['a night of all passes of the stations group (p50, p99; 1 connection)', `${stations.p50Ms.toFixed(0)} ms, ${stations.p99Ms.toFixed(0)} ms`, goal('p99 < 200 ms', stations.p99Ms < 200)],
+  ]
   return [
     `### ${s.label}`,
     '',
@@ -355,6 +366,10 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
     '|---|---|---|',
     ...goals.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`),
     ...(goals22.length > 0 ? ['', '| measure (issue 22) | result | goal |', '|---|---|---|', ...goals22.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`)] : []),
+    '',
+    '| measure (issue 20) | result | goal |',
+    '|---|---|---|',
+    ...passGoals.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`),
     ...(s.hard ? ['', hardeningTable(s.hard)] : []),
   ].join('\n')
 }
@@ -374,7 +389,7 @@ const report = [
   `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
   'Each nearby request asks for a different random observer (bench/random-observer.lua); the one-off rows also for a random `time` to the millisecond, so each asks for an instant without position tables: within 30 days of now (six months from the elements), or within 20 days of the elements\' epoch ("near the epoch", at 16 connections and after 6 s of warm-up: each worker makes a day\'s window as first asked for, issue 22).',
   'The "2 workers" rows run against an instance started with --workers 2 right after the one-worker rows; its RSS is the supervisor\'s and both workers\' together. The machine is shared with other work: ratios come from rows of the same run, measured back to back. CPU ms/request is the CPU time the instance (all its processes) spent per answer while wrk ran, and "cores used" that time over the run\'s duration: throughput on a machine whose cores are busy with other work follows the cores the service got.',
-
+  'Each passes request (GET /api/v1/passes) asks for a different random observer between 60°S and 60°N and the 12 hours from 18:00 local mean solar time on 2026-05-30, near the data (bench/random-night.lua): a night wherever the observer is.',
   'Every instance runs with --max-element-age off, so that answers at "now" propagate the months-old embedded elements as before (decay and plausible heights still apply). ' +
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
   'The plain loop runs in a second instance of the same executable, started for the same run, so its garbage (SGP4 for the whole catalogue on every request) does not count in the RSS of the instance serving every other row.',

@@ -12,6 +12,7 @@ import { COMPAT_FAMILIES, type CompatFamily } from './routes/compat/families.ts'
 import { feedModule } from './routes/feed/index.ts'
 import { nearbyModule } from './routes/nearby/index.ts'
 import { passesModule } from './routes/passes/index.ts'
+import { skyPassesModule } from './routes/sky-passes/index.ts'
 import { satellitesModule } from './routes/satellites/index.ts'
 import { HEALTHCHECK_PATH, serviceModule } from './routes/service/index.ts'
 import { type InstanceMetrics, METRICS_PATH, metricsModule, type RefreshCounts } from './routes/metrics/index.ts'
@@ -174,6 +175,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm, engine }))
     .use(passesModule(context))
+    .use(skyPassesModule(context))
     .use(tracksModule(context))
     .use(streamModule(context, { trustProxy: ops.trustProxy, ...streams }))
     .use(feedModule(context))

@@ -185,3 +185,55 @@ export async function fetchGroups(signal?: AbortSignal): Promise<Map<string, Set
   }
   return groups
 }
+
+/** One pass of GET /api/v1/passes: a pass of /passes plus the satellite. */
+export interface SkyPass extends Pass {
+  noradId: number
+  name: string
+  elementAgeDays: number
+  /** the brightest magnitude while sunlit in a dark sky; null when never */
+  magnitude: number | null
+}
+
+export interface SkyPassesAnswer {
+  data: SkyPass[]
+  metadata: {
+    total: number
+    from: string
+    to: string
+    hours: number
+    elevationThreshold: number
+    magnitudeLimit: number
+    satellites: number
+    leftOut: { elementAge: number; decayed: number }
+    notice?: string
+  }
+}
+
+/** The query of a catalogue-wide visible-passes search (the same for the JSON and the calendar). */
+export function skyPassesQuery(observer: Observer, from: Date, hours: number): string {
+  return query({ latitude: coordinate(observer.latitude), longitude: coordinate(observer.longitude), time: from.toISOString(), hours, 'visible-only': 'true' })
+}
+
+export function fetchSkyPasses(observer: Observer, from: Date, hours: number, signal?: AbortSignal) {
+  return getJson<SkyPassesAnswer>(`api/v1/passes?${skyPassesQuery(observer, from, hours)}`, signal)
+}
+
+/** The same passes as an iCalendar file: a link a calendar opens (or subscribes to). */
+export function skyPassesCalendarUrl(observer: Observer, from: Date, hours: number): string {
+  return `api/v1/passes?${skyPassesQuery(observer, from, hours)}&format=ics`
+}
+
+/** A match of the page's search (GET /app/find.json). */
+export interface FoundSatellite {
+  noradId: number
+  name: string
+  /** international designator, e.g. 1998-067A */
+  designator: string
+  match: 'number' | 'designator' | 'common name' | 'name'
+  commonName?: string
+}
+
+export async function findSatellites(text: string, signal?: AbortSignal): Promise<FoundSatellite[]> {
+  return (await getJson<{ data: FoundSatellite[] }>(`app/find.json?${query({ q: text })}`, signal)).data
+}

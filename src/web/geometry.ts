@@ -123,3 +123,66 @@ export function mapPath(points: readonly [number, number][], close = false): str
     .join('')
   return close ? `${d}Z` : d
 }
+
+/** The Earth's mean radius, km (the footprint's sphere). */
+const EARTH_RADIUS_KM = 6371
+
+/**
+ * The footprint of a satellite at `altitudeKm` above the point (lat, lon): the
+ * circle on the ground from which it is above the horizon (Earth-central angle
+ * acos(R / (R + h)), a sphere), as one closed ring of [longitude, latitude]
+ * points with continuous longitudes (they may pass ±180: the map draws the
+ * world three times side by side). A circle around a pole is closed along it.
+ */
+export function footprint(latitudeDeg: number, longitudeDeg: number, altitudeKm: number, steps = 90): [number, number][] {
+  const reach = Math.acos(EARTH_RADIUS_KM / (EARTH_RADIUS_KM + Math.max(0, altitudeKm)))
+  const lat = latitudeDeg * RAD
+  const ring: [number, number][] = []
+  let previous = Number.NaN
+  for (let k = 0; k <= steps; k++) {
+    const bearing = (2 * Math.PI * k) / steps
+    const lat2 = Math.asin(Math.sin(lat) * Math.cos(reach) + Math.cos(lat) * Math.sin(reach) * Math.cos(bearing))
+    let lon2 = longitudeDeg + Math.atan2(Math.sin(bearing) * Math.sin(reach) * Math.cos(lat), Math.cos(reach) - Math.sin(lat) * Math.sin(lat2)) / RAD
+    if (!Number.isNaN(previous)) {
+      while (lon2 - previous > 180) lon2 -= 360
+      while (lon2 - previous < -180) lon2 += 360
+    }
+    ring.push([lon2, lat2 / RAD])
+    previous = lon2
+  }
+  // Around a pole the ring's longitudes run once around the world: close it along that pole.
+  const first = ring[0]!
+  const last = ring[ring.length - 1]!
+  if (Math.abs(last[0] - first[0]) > 180) {
+    const pole = latitudeDeg >= 0 ? 90 : -90
+    ring.push([last[0], pole], [first[0], pole])
+  }
+  return ring
+}
+
+/** The Sun's altitude (degrees, geometric) at an observer and instant, from the subsolar point. */
+export function sunAltitudeDeg(latitudeDeg: number, longitudeDeg: number, instant: Date): number {
+  const sun = subsolarPoint(instant)
+  const cosine =
+    Math.sin(latitudeDeg * RAD) * Math.sin(sun.latitude * RAD) + Math.cos(latitudeDeg * RAD) * Math.cos(sun.latitude * RAD) * Math.cos((longitudeDeg - sun.longitude) * RAD)
+  return Math.asin(Math.max(-1, Math.min(1, cosine))) / RAD
+}
+
+/**
+ * When "tonight" starts for the Tonight view: `instant` itself when the Sun is
+ * already at or below -6° there, else the next moment it gets there (to the
+ * minute) within a day; `instant` when it does not (the midnight sun).
+ */
+export function nightStart(latitudeDeg: number, longitudeDeg: number, instant: Date): Date {
+  if (sunAltitudeDeg(latitudeDeg, longitudeDeg, instant) <= -6) return instant
+  const step = 5 * 60_000
+  for (let t = instant.getTime() + step; t <= instant.getTime() + 86_400_000; t += step) {
+    if (sunAltitudeDeg(latitudeDeg, longitudeDeg, new Date(t)) <= -6) {
+      // To the minute: the first whole minute in the last step that is dark.
+      let minute = Math.floor((t - step) / 60_000) * 60_000 + 60_000
+      while (minute < t && sunAltitudeDeg(latitudeDeg, longitudeDeg, new Date(minute)) > -6) minute += 60_000
+      return new Date(minute)
+    }
+  }
+  return instant
+}

@@ -1,12 +1,14 @@
 /**
- * The page at `/`: the sky above an observer, a satellite on the world map,
- * and its next passes. Plain TypeScript and SVG; everything it loads comes
- * from the service itself, by URLs relative to the page.
+ * The page at `/`: the sky above an observer, tonight's visible passes of the
+ * whole catalogue, a satellite followed on the world map, and its next passes,
+ * all at one instant (now, or one chosen with the time control). Plain
+ * TypeScript and SVG; everything it loads comes from the service itself, by
+ * URLs relative to the page.
  *
  * URL parameters: `lat`, `lon` (the observer), `time` (pin the instant, ISO
  * 8601 with a zone; without it the page follows the service's clock), `sat`
  * (the satellite for the map and passes). The view is the fragment: `#sky`,
- * `#map`, `#passes`.
+ * `#tonight`, `#map`, `#passes`.
  */
 import {
   ApiFailure,
@@ -16,15 +18,22 @@ import {
   fetchNearby,
   fetchPasses,
   fetchSatellite,
+  fetchSkyPasses,
   fetchTrack,
   type Observer,
+  skyPassesCalendarUrl,
   type TrackPoint,
 } from './api.ts'
 import { byId, formatDateTime, html, timeZoneName } from './dom.ts'
+import { nightStart } from './geometry.ts'
 import { MapView, mapSummary, TRACK_HALF_SPAN_MS } from './map.ts'
 import { formatObserver, locate, observerFromUrl, parseObserver, rememberedObserver, rememberObserver } from './observer.ts'
 import { PassesView } from './passes.ts'
+import { resolveSatellite, suggestAsTyped } from './search.ts'
 import { SkyView } from './sky.ts'
+import { setupNightVision } from './theme.ts'
+import { TimeControl } from './time.ts'
+import { type TonightOrder, TonightView } from './tonight.ts'
 
 /** How often the live views ask again. */
 const REFRESH_MS = 5_000
@@ -32,13 +41,17 @@ const TRACK_STEP_S = 60
 const ISS = 25544
 const SATELLITE_KEY = 'sattrack.satellite'
 
-type View = 'sky' | 'map' | 'passes'
-const VIEWS: readonly View[] = ['sky', 'map', 'passes']
+type View = 'sky' | 'tonight' | 'map' | 'passes'
+const VIEWS: readonly View[] = ['sky', 'tonight', 'map', 'passes']
+/** The Tonight view's window, hours. */
+const TONIGHT_HOURS = 12
 
 const params = new URLSearchParams(location.search)
-const pinnedTime = params.get('time') ?? undefined
 
 const state = {
+  /** The instant every view shows: ISO 8601, or undefined to follow the clock. */
+  time: params.get('time') ?? undefined,
+  follow: true,
   observer: null as Observer | null,
   observerSource: '',
   view: 'sky' as View,
@@ -58,6 +71,8 @@ const lonInput = byId<HTMLInputElement>('lon')
 const groupSelect = byId<HTMLSelectElement>('group')
 const visibleOnly = byId<HTMLInputElement>('visible-only')
 const daysSelect = byId<HTMLSelectElement>('days')
+/** The observer and time forms: folded away on a phone once there is an observer, so the views come first. */
+const settings = byId<HTMLDetailsElement>('settings')
 
 function chosenSatellite(): number {
   const fromUrl = Number(params.get('sat'))
@@ -80,9 +95,26 @@ function setStatus(text: string, isError = false): void {
 
 function describeObserver(): void {
   if (!state.observer) return
-  const when = pinnedTime ? `pinned to ${formatDateTime(pinnedTime)}` : `live, every ${REFRESH_MS / 1000} s`
+  const when = state.time ? `pinned to ${formatDateTime(state.time)}` : `live, every ${REFRESH_MS / 1000} s`
   setStatus(`Observer ${formatObserver(state.observer)} (${state.observerSource}) · ${when}`)
 }
+
+// ---------------------------------------------------------------- time
+
+/** Moves every view to `time` (undefined: now), and keeps it in the link. */
+function setTime(time: string | undefined): void {
+  state.time = time
+  if (time === undefined) params.delete('time')
+  else params.set('time', time)
+  history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}${location.hash}`)
+  state.trackCentreMs = Number.NaN
+  tonightKey = ''
+  describeObserver()
+  void refresh(state.view)
+}
+const timeControl = new TimeControl(setTime)
+timeControl.show(state.time)
+setupNightVision(byId<HTMLButtonElement>('night-vision'))
 
 // ---------------------------------------------------------------- views and tabs
 
@@ -90,6 +122,7 @@ const sky = new SkyView({
   showOnMap: (id) => chooseSatellite(id, 'map'),
   showPasses: (id) => chooseSatellite(id, 'passes'),
 })
+const tonight = new TonightView({ showOnMap: (id) => chooseSatellite(id, 'map') })
 const map = new MapView()
 const passes = new PassesView()
 const tabs = VIEWS.map((v) => byId<HTMLButtonElement>(`tab-${v}`))
@@ -137,6 +170,7 @@ function setObserver(observer: Observer, source: string): void {
     params.set('lon', String(observer.longitude))
     history.replaceState(null, '', `${location.pathname}?${params}${location.hash}`)
   }
+  tonightKey = ''
   describeObserver()
   void refresh(state.view)
 }
@@ -145,6 +179,7 @@ form.addEventListener('submit', (e) => {
   e.preventDefault()
   const observer = parseObserver(latInput.value, lonInput.value)
   if (typeof observer === 'string') {
+    settings.open = true
     setStatus(`Cannot use these coordinates: ${observer}.`, true)
     ;(observer.startsWith('latitude') ? latInput : lonInput).focus()
     return
@@ -165,6 +200,7 @@ async function useBrowserLocation(): Promise<void> {
     } else {
       setStatus(`Your location is not available (${failureText(error)}). Type your latitude and longitude above.`, true)
       sky.clear('No observer yet: type coordinates or use your location.')
+      settings.open = true
       latInput.focus()
     }
   }
@@ -187,7 +223,7 @@ async function refreshSky(): Promise<void> {
   skyRequest?.abort()
   const request = (skyRequest = new AbortController())
   try {
-    const answer = await fetchNearby(observer, pinnedTime, request.signal)
+    const answer = await fetchNearby(observer, state.time, request.signal)
     if (request.signal.aborted) return
     sky.setAnswer(answer)
     // Satellites left out for their elements' age are not "nothing above you": say so, and why.
@@ -211,9 +247,12 @@ async function loadFreshness(): Promise<void> {
     if (freshness.stale && freshness.advice) {
       const atDataTime = new URLSearchParams(location.search)
       atDataTime.set('time', freshness.obtainedAt)
+      // On a phone the advice folds away behind "What to do", so the page is not all header.
+      const advice = html('details', {}, html('summary', {}, 'What to do'), ' ', freshness.advice)
+      advice.open = matchMedia('(min-width: 700px)').matches
       line.append(
         ' ',
-        freshness.advice,
+        advice,
         ' ',
         html('a', { href: `?${atDataTime}${location.hash}`, id: 'at-data-time' }, `Show the sky at the data's date (${formatDateTime(freshness.obtainedAt)})`),
       )
@@ -240,10 +279,11 @@ async function loadGroups(): Promise<void> {
 
 const satelliteForms = [...document.querySelectorAll<HTMLFormElement>('form.satellite-form')]
 
+/** Before anything is typed, the field suggests the satellites in the sky now. */
 function fillSatelliteChoices(): void {
   const choices = byId<HTMLDataListElement>('satellite-choices')
   const seen = [...sky.satellites].sort((a, b) => a.name.localeCompare(b.name))
-  choices.replaceChildren(...seen.map((s) => html('option', { value: String(s.noradId), label: s.name })))
+  choices.replaceChildren(...seen.map((s) => html('option', { value: `${s.name} (${s.noradId})`, label: `NORAD ${s.noradId}` })))
 }
 
 function chooseSatellite(noradId: number, view?: View): void {
@@ -267,21 +307,43 @@ function chooseSatellite(noradId: number, view?: View): void {
 daysSelect.addEventListener('change', () => void refreshPasses())
 for (const f of satelliteForms) {
   ;(f.elements.namedItem('satellite') as HTMLInputElement).value = String(state.satellite)
-  f.addEventListener('submit', (e) => {
+  const input = f.elements.namedItem('satellite') as HTMLInputElement
+  suggestAsTyped(input, byId<HTMLDataListElement>('satellite-choices'))
+  f.addEventListener('submit', async (e) => {
     e.preventDefault()
-    const input = f.elements.namedItem('satellite') as HTMLInputElement
-    const id = Number(input.value.trim())
-    if (!Number.isInteger(id) || id < 1 || id > 999_999_999) {
-      setStatus('The satellite is its NORAD catalogue number: a whole number such as 25544 (the ISS).', true)
+    let id: number | string
+    try {
+      id = await resolveSatellite(input.value)
+    } catch (error) {
+      id = `The search failed: ${failureText(error)}.`
+    }
+    if (typeof id === 'string' || id < 1 || id > 999_999_999) {
+      setStatus(typeof id === 'string' ? id : 'A NORAD catalogue number is a whole number from 1, such as 25544 (the ISS).', true)
       input.focus()
       return
     }
+    describeObserver()
     chooseSatellite(id)
   })
 }
+const followSwitch = byId<HTMLInputElement>('follow')
+followSwitch.addEventListener('change', () => {
+  state.follow = followSwitch.checked
+  void refreshMap()
+})
 
 async function satelliteName(): Promise<string> {
-  if (!state.satelliteName) state.satelliteName = (await fetchSatellite(state.satellite)).data.name
+  if (!state.satelliteName) {
+    const noradId = state.satellite
+    const name = (await fetchSatellite(noradId)).data.name
+    if (noradId !== state.satellite) return name
+    state.satelliteName = name
+    // The fields show the name with the number, unless someone is typing in one.
+    for (const f of satelliteForms) {
+      const input = f.elements.namedItem('satellite') as HTMLInputElement
+      if (document.activeElement !== input) input.value = `${name} (${noradId})`
+    }
+  }
   return state.satelliteName
 }
 
@@ -297,13 +359,13 @@ async function refreshMap(): Promise<void> {
     /** Why there is no position (the API's 422 message: the elements' age, a decay), shown in the caption. */
     let refusal = ''
     try {
-      position = await fetchGeoposition(noradId, pinnedTime, request.signal)
+      position = await fetchGeoposition(noradId, state.time, request.signal)
     } catch (error) {
       if (!(error instanceof ApiFailure && error.status === 422)) throw error
       refusal = error.message
     }
     if (request.signal.aborted) return
-    const instant = new Date(position?.datetime ?? pinnedTime ?? Date.now())
+    const instant = new Date(position?.datetime ?? state.time ?? Date.now())
     // The track spans ±90 min around "now"; fetched again once now has moved 5 minutes on.
     if (!(Math.abs(instant.getTime() - state.trackCentreMs) < 5 * 60_000)) {
       try {
@@ -324,7 +386,7 @@ async function refreshMap(): Promise<void> {
       state.trackCentreMs = instant.getTime()
     }
     if (request.signal.aborted) return
-    map.show({ name, position, track: state.track, observer: state.observer, instant })
+    map.show({ name, position, track: state.track, observer: state.observer, instant, follow: state.follow })
     summary.textContent = mapSummary(name, position, instant, state.trackNote, refusal)
     byId('view-map').dataset.ready = 'true'
   } catch (error) {
@@ -342,8 +404,9 @@ async function refreshPasses(): Promise<void> {
   passesRequest?.abort()
   const request = (passesRequest = new AbortController())
   const days = Number(daysSelect.value)
+  void satelliteName().catch(() => {})
   try {
-    const answer = await fetchPasses(state.satellite, observer, pinnedTime, days, request.signal)
+    const answer = await fetchPasses(state.satellite, observer, state.time, days, request.signal)
     if (request.signal.aborted) return
     passes.show(answer)
     byId('view-passes').dataset.ready = 'true'
@@ -352,22 +415,56 @@ async function refreshPasses(): Promise<void> {
   }
 }
 
+// ---------------------------------------------------------------- tonight
+
+const tonightOrder = byId<HTMLSelectElement>('tonight-order')
+tonightOrder.addEventListener('change', () => tonight.setOrder(tonightOrder.value as TonightOrder))
+/** The observer and start of the Tonight view on screen: asked for again only when one of them changes. */
+let tonightKey = ''
+let tonightRequest: AbortController | undefined
+async function refreshTonight(): Promise<void> {
+  const observer = state.observer
+  if (!observer) {
+    tonight.message('Tonight needs an observer: type coordinates or use your location.')
+    return
+  }
+  const from = nightStart(observer.latitude, observer.longitude, new Date(state.time ?? Date.now()))
+  // Now moves on by the second: the same night is not asked for again within its first hour.
+  const key = `${observer.latitude},${observer.longitude},${state.time ?? Math.floor(from.getTime() / 3_600_000)}`
+  if (key === tonightKey) return
+  tonightRequest?.abort()
+  const request = (tonightRequest = new AbortController())
+  tonight.message('Working out the visible passes of the whole catalogue…')
+  try {
+    const answer = await fetchSkyPasses(observer, from, TONIGHT_HOURS, request.signal)
+    if (request.signal.aborted) return
+    tonight.show(answer, skyPassesCalendarUrl(observer, from, TONIGHT_HOURS))
+    tonightKey = key
+    byId('view-tonight').dataset.ready = 'true'
+    byId('view-tonight').dataset.from = answer.metadata.from
+  } catch (error) {
+    if (!request.signal.aborted) tonight.message(`Tonight's passes could not be worked out: ${failureText(error)}.`)
+  }
+}
+
 // ---------------------------------------------------------------- refresh loop
 
 function refresh(view: View): Promise<void> {
   if (view === 'sky') return refreshSky()
+  if (view === 'tonight') return refreshTonight()
   if (view === 'map') return refreshMap()
   return refreshPasses()
 }
 
 /** Live views follow the clock; a pinned instant never changes, and a hidden page asks nothing. */
 function tick(): void {
-  if (!pinnedTime && !document.hidden && state.view !== 'passes') void refresh(state.view)
+  if (!state.time && !document.hidden && (state.view === 'sky' || state.view === 'map')) void refresh(state.view)
 }
 
 // ---------------------------------------------------------------- start
 
 async function start(): Promise<void> {
+  history.scrollRestoration = 'manual'
   byId('tz').textContent = timeZoneName()
   const hashView = location.hash.slice(1) as View
   const fromUrl = observerFromUrl(params)
@@ -391,7 +488,10 @@ async function start(): Promise<void> {
     }
     if (typeof fromUrl === 'string') setStatus(`The link's coordinates are not usable: ${fromUrl}.`, true)
   }
+  if (state.observer && matchMedia('(max-width: 600px)').matches) settings.open = false
   showView(VIEWS.includes(hashView) ? hashView : 'sky')
+  // A link to a view (#map) opens at the top of the page, with the tabs and the time control in sight.
+  window.scrollTo(0, 0)
   if (!state.observer) await useBrowserLocation()
   setInterval(tick, REFRESH_MS)
   document.addEventListener('visibilitychange', () => {

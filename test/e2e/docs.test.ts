@@ -115,7 +115,7 @@ describe('GET /openapi/json', () => {
     '/api/v1/satellites/iss': { query: ['time'], path: [] },
     '/api/v1/satellites/{noradId}/geoposition': { query: ['time'], path: ['noradId'] },
     '/api/v1/satellites/nearby': {
-      query: ['latitude', 'longitude', 'altitude', 'mode', 'azimuth-range-from', 'azimuth-range-to', 'elevation-threshold', 'visible-only', 'magnitude-limit', 'time'],
+      query: ['latitude', 'longitude', 'altitude', 'mode', 'azimuth-range-from', 'azimuth-range-to', 'elevation-threshold', 'visible-only', 'magnitude-limit', 'time', 'frequency'],
       path: [],
     },
     '/api/v1/service/healthcheck': { query: [], path: [] },

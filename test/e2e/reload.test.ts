@@ -146,7 +146,7 @@ test('SIGHUP: a crafted file rolls nothing back and blocks nothing; sets that ca
     expect(unreadable).toMatchObject({ level: 'warn', path: dir, unreadableGroups: { geo: 'not TLE, OMM JSON or OMM CSV: an HTML page' } })
     // Nothing else changed since: nothing is swapped, and the log says so.
     const unchanged = await logLine(s, 'reload: --snapshot brings nothing new; nothing swapped')
-    expect(unchanged).toMatchObject({ level: 'info', added: 0, removed: 0, elementsChanged: 0, groupsChanged: 0 })
+    expect(unchanged).toMatchObject({ level: 'info', added: 0, removed: 0, elementsChanged: 0, groupsChanged: 0, groupsReplaced: [] })
     expect(s.logs().filter((l) => l.msg === 'reload: catalogue replaced')).toHaveLength(3)
     rmSync(join(dir, 'geo.tle'))
     s.signal('SIGHUP')

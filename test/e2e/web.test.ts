@@ -181,7 +181,7 @@ async function expectDrawn(page: Page, expected: number[]) {
   expect(await tableIds(page)).toEqual(expected)
 }
 
-const waitReady = (page: Page, view: 'sky' | 'map' | 'passes') =>
+const waitReady = (page: Page, view: 'sky' | 'tonight' | 'map' | 'passes') =>
   page.waitForSelector(`#view-${view}[data-ready="true"]`, { state: 'attached', timeout: 20_000 })
 
 /** Presses Tab (or Shift+Tab) until the focused element matches `selector`; fails when it is not reachable that way. */
@@ -475,7 +475,8 @@ describe('the page in Chromium', () => {
       await page.waitForSelector('#view-map:not([hidden])')
       expect(await page.getAttribute('#tab-map', 'aria-selected')).toBe('true')
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('tab-map')
-      expect(await page.inputValue('#view-map input[name="satellite"]')).toBe(String(firstName.noradId))
+      // The number, and once its name is known, the name with the number in brackets.
+      expect(await page.inputValue('#view-map input[name="satellite"]')).toMatch(new RegExp(`^(${firstName.noradId}|.* \\(${firstName.noradId}\\))$`))
 
       // Tabs follow the arrow keys.
       await tabTo(page, '[role="tab"][aria-selected="true"]')
@@ -630,7 +631,7 @@ describe('the page in Chromium', () => {
     try {
       await page.goto(`${base}${pagePath()}`)
       await waitReady(page, 'sky')
-      for (const view of ['sky', 'map', 'passes'] as const) {
+      for (const view of ['sky', 'tonight', 'map', 'passes'] as const) {
         if (view !== 'sky') {
           await page.tap(`#tab-${view}`)
           await waitReady(page, view)

@@ -13,6 +13,7 @@ export const NEARBY_BASIC_KEYS = [
   'noradId',
   'observerDaytime',
   'range',
+  'rangeRate',
   'satelliteSunlit',
   'velocityKmHs',
   'visible',

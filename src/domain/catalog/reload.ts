@@ -83,9 +83,11 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
     }
   }
   const removed = current.satellites.filter((s) => !next.get(s.noradId)).length
+  const unchanged = added === 0 && removed === 0 && elementsChanged === 0 && groupsChanged === 0
   const changes: ReloadChanges = {
-    groupsReplaced,
-    groupsKept,
+    // Nothing is swapped when no satellite changes: then no group is replaced either.
+    groupsReplaced: unchanged ? [] : groupsReplaced,
+    groupsKept: unchanged ? groups.map((g) => g.group) : groupsKept,
     satellitesBefore: current.size,
     satellitesAfter: next.size,
     added,
@@ -95,7 +97,6 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
     olderSetsIgnored: Object.entries(overlaid.keptNewer).reduce((n, [g, count]) => n + (overlaid.fromLayer[g] === 1 ? count : 0), 0),
     obtainedAt: new Date(set.obtainedAtMs).toISOString(),
   }
-  const unchanged = added === 0 && removed === 0 && elementsChanged === 0 && groupsChanged === 0
   return {
     ok: true,
     catalog: unchanged ? null : next,

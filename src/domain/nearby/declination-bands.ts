@@ -83,7 +83,7 @@ export interface Band {
 }
 
 /** Upper radius bounds (km) of the bands: thin where satellites crowd (LEO) and γ changes fastest. */
-const BAND_RADII_KM = [6678, 6778, 6878, 6978, 7128, 7378, 7878, 8878, 12_378, 20_378, 30_378, 46_378, Number.POSITIVE_INFINITY]
+const BAND_RADII_KM = [6678, 6778, 6878, 6978, 7128, 7378, 7878, 8878, 12_378, 20_378, 30_378, 46_378, Number.POSITIVE_INFINITY] as const
 /** Declination cells of one degree, from -90°. */
 const CELLS = 180
 /**

@@ -38,7 +38,7 @@ export const TABLE_STEP_MS = 10_000
  * every request that might see it above the threshold.
  */
 const MAX_ROUGHNESS_KM_S = 1e-3
-const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85]
+const CHECK_POINTS = [0.15, 0.35, 0.5, 0.65, 0.85] as const
 const CHECK_TOLERANCE_KM = 0.0005
 /** Spacing of the search for a position inside an interval whose ends have none. */
 const FLICKER_STEP_MS = 500
@@ -270,14 +270,14 @@ export class NearbyEngine {
      * age window (one span of time) and before any decay (which lasts), and
      * so is every instant between them.
      */
-    const consider = (i: number, eciKm: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: boolean): void => {
+    const consider = (i: number, eciKm: Vector3, velocityKmS: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: boolean): void => {
       const angles = look(dx, dy, dz)
       if (!exact && nearAnEdge(angles)) return considerExactly(i)
       if (!selection.inSight(angles)) return
       const altitudeKm = geodeticHeightKm(eciKm)
       if (!exact && !validity.plausibleHeight(i, altitudeKm)) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
-      const fix = { eciKm, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
+      const fix = { eciKm, velocityKmS, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
       const entry = selection.entry(i, fix, angles)
       if (entry) entries.push(entry)
     }
@@ -289,7 +289,7 @@ export class NearbyEngine {
       const p = result.state.eciKm
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, result.state.speedKmH, dx, dy, p.z - o.z, true)
+      consider(i, p, result.state.velocityKmS, result.state.speedKmH, dx, dy, p.z - o.z, true)
     }
 
     if (oneOff) {
@@ -321,9 +321,11 @@ export class NearbyEngine {
       const i = found[k]!
       interpolateState(a, b, i, weights, s)
       const p = { x: s[0]!, y: s[1]!, z: s[2]! }
+      // The velocity blended linearly (see hermiteWeights): within ~0.1 m/s of SGP4's in LEO, which is all the range rate needs.
+      const v = { x: s[3]!, y: s[4]!, z: s[5]! }
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, interpolatedSpeedKmS(a, b, i, weights) * 3600, dx, dy, p.z - o.z, false)
+      consider(i, p, v, interpolatedSpeedKmS(a, b, i, weights) * 3600, dx, dy, p.z - o.z, false)
     }
     for (let k = 0; k < exact.length; k++) {
       const i = exact[k]!

@@ -9,6 +9,7 @@ import { geodeticToEcf } from 'satellite.js'
 import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import { DEFAULT_MAGNITUDE_LIMIT, magnitudeFromVectors, roundMagnitude, standardMagnitudes } from '../orbit/magnitude.ts'
 import type { Vector3 } from '../orbit/position.ts'
+import { rangeRateFrom } from '../orbit/radio.ts'
 import { KM_PER_AU, type LookAngles, type Observer, type SkyConditions, toGeodeticRad } from '../orbit/sky.ts'
 
 export interface NearbyQuery {
@@ -39,6 +40,8 @@ export interface NearbyEntry {
   azimuthDeg: number
   elevationDeg: number
   rangeKm: number
+  /** How fast the range grows, km/s (negative while the satellite approaches): see orbit/radio.ts. */
+  rangeRateKmS: number
   sunlit: boolean
   /** Estimated apparent visual magnitude (see magnitude.ts); null when not sunlit. */
   magnitude: number | null
@@ -52,9 +55,10 @@ export interface NearbyResult {
   entries: NearbyEntry[]
 }
 
-/** A satellite's state as a selection needs it: TEME position (km), height (km), speed (km/h), and where it is over the Earth if known. */
+/** A satellite's state as a selection needs it: TEME position (km) and velocity (km/s), height (km), speed (km/h), and where it is over the Earth if known. */
 export interface SatelliteFix {
   eciKm: Vector3
+  velocityKmS: Vector3
   altitudeKm: number
   speedKmH: number
   latitudeDeg?: number
@@ -131,6 +135,7 @@ export class NearbySelection {
       azimuthDeg: look.azimuthDeg,
       elevationDeg: look.elevationDeg,
       rangeKm: look.rangeKm,
+      rangeRateKmS: rangeRateFrom(this.observerKm, this.cosG, this.sinG, fix.eciKm, fix.velocityKmS),
       sunlit,
       magnitude,
       visible,

@@ -19,6 +19,7 @@ import { ecfToEci, geodeticToEcf, type SatRec } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { apparentMagnitude, phaseAngleRad, roundMagnitude } from './magnitude.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from './position.ts'
+import { rangeRateKmS } from './radio.ts'
 import { CIVIL_TWILIGHT_DEG, isSunlit, KM_PER_AU, type LookAngles, lookAngles, type Observer, sunAltitudeDeg, sunPositionAu, toGeodeticRad } from './sky.ts'
 import { bisectChange } from '../search/bisect.ts'
 import { brentMaximum } from '../search/brent-maximum.ts'
@@ -40,9 +41,10 @@ export interface PassQuery {
   brightness?: { standardMagnitude: number; magnitudeLimit: number }
 }
 
-/** Where the satellite is in the observer's sky at an instant (ms since 1970). */
+/** Where the satellite is in the observer's sky at an instant (ms since 1970), and how fast its range grows (km/s, see radio.ts). */
 export interface SkyPoint extends LookAngles {
   instantMs: number
+  rangeRateKmS: number
 }
 
 export interface TimeSpan {
@@ -128,6 +130,7 @@ interface Sample {
   t: number
   look: LookAngles
   eciKm: Vector3
+  velocityKmS: Vector3
   gmstRad: number
 }
 type Sampled = { ok: true; sample: Sample } | { ok: false; t: number; reason: string }
@@ -146,7 +149,7 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
     const position = positionAt(catalog, index, instant, gmstRad, satrec)
     if (!position.ok) return { ok: false, t, reason: position.reason }
     const eciKm = position.state.eciKm
-    return { ok: true, sample: { t, look: lookAngles(observer, eciKm, gmstRad), eciKm, gmstRad } }
+    return { ok: true, sample: { t, look: lookAngles(observer, eciKm, gmstRad), eciKm, velocityKmS: position.state.velocityKmS, gmstRad } }
   }
   /** Degrees above the elevation threshold (negative below it); far below where there is no position. */
   const aboveThresholdAt = (time: number): { degrees: number; sampled: Sampled } => {
@@ -192,14 +195,29 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
   }
   if (run.length) runs.push(run)
 
-  const passes = runs.flatMap((samples) => passesInRun(samples, minElevationDeg, aboveThresholdAt, observer, query.brightness))
+  const observerEcfKm = geodeticToEcf(toGeodeticRad(observer))
+  const skyPoint = (s: Sample): SkyPoint => ({
+    instantMs: s.t,
+    azimuthDeg: s.look.azimuthDeg,
+    elevationDeg: s.look.elevationDeg,
+    rangeKm: s.look.rangeKm,
+    rangeRateKmS: rangeRateKmS(observerEcfKm, s.eciKm, s.velocityKmS, s.gmstRad),
+  })
+  const passes = runs.flatMap((samples) => passesInRun(samples, minElevationDeg, aboveThresholdAt, observer, query.brightness, skyPoint))
   return { passes, noPosition, anyPosition: runs.length > 0, stepMs }
 }
 
 type AboveThresholdAt = (time: number) => { degrees: number; sampled: Sampled }
 
 /** The passes within one run of samples that all have a position. */
-function passesInRun(samples: Sample[], minElevationDeg: number, aboveThresholdAt: AboveThresholdAt, observer: Observer, brightness: PassQuery['brightness']): Pass[] {
+function passesInRun(
+  samples: Sample[],
+  minElevationDeg: number,
+  aboveThresholdAt: AboveThresholdAt,
+  observer: Observer,
+  brightness: PassQuery['brightness'],
+  skyPoint: (s: Sample) => SkyPoint,
+): Pass[] {
   const f = (s: Sample) => s.look.elevationDeg - minElevationDeg
   const value = (t: number) => aboveThresholdAt(t).degrees
   /** The sample at `t`; in the unlikely case of a gap in positions shorter than the grid step, the run's nearest sample. */
@@ -392,10 +410,6 @@ function firstIndexAfter(samples: Sample[], t: number): number {
     else lo = mid + 1
   }
   return lo
-}
-
-function skyPoint(s: Sample): SkyPoint {
-  return { instantMs: s.t, azimuthDeg: s.look.azimuthDeg, elevationDeg: s.look.elevationDeg, rangeKm: s.look.rangeKm }
 }
 
 /** The spans of [first, last point] in which `holds` is true, its changes between points refined by bisection. */

@@ -196,6 +196,16 @@ export class Validity {
     }
   }
 
+  /** The stretch of time within the age limit of satellite `i`'s epoch, ms since 1970 (±Infinity: no limit). */
+  ageWindowOf(i: number): { fromMs: number; toMs: number } {
+    return { fromMs: this.fromMs[i]!, toMs: this.toMs[i]! }
+  }
+
+  /** The highest plausible height of satellite `i`'s positions, km (`heightCeilingKm` of its elements). */
+  heightCeilingAt(i: number): number {
+    return this.ceilingKm[i]!
+  }
+
   /** Whether satellite `i`'s elements are within the age limit at the instant. */
   inAgeWindow(i: number, instantMs: number): boolean {
     return instantMs >= this.fromMs[i]! && instantMs <= this.toMs[i]!

@@ -95,7 +95,7 @@ export function docs(version: string, dataNote: string, compression: Compression
               "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
               (dataNote ? `\n\nAt start: ${dataNote}` : ''),
           },
-          tags: [{ name: 'satellites' }, { name: 'service' }, ...extraTags],
+          tags: [{ name: 'satellites' }, { name: 'service' }, { name: 'celestrak', description: 'The element sets as CelesTrak serves them, for programs that read CelesTrak' }, ...extraTags],
         },
       }),
     )

@@ -1,11 +1,12 @@
 /** Parameters and helpers shared by the resource modules. */
 import { HeavyWork } from '../../io/heavy-work.ts'
 import type { CompressionQueue } from '../representations/compression.ts'
-import type { TSchema } from 'elysia'
+import { type TSchema, t } from 'elysia'
 import type { Catalog, Satellite } from '../../domain/catalog/catalog.ts'
 import type { CatalogStore } from '../../domain/catalog/store.ts'
 import { DEFAULT_MAGNITUDE_LIMIT, MAX_MAGNITUDE_LIMIT, MIN_MAGNITUDE_LIMIT } from '../../domain/orbit/magnitude.ts'
 import { recentPositionAt } from '../../domain/orbit/position.ts'
+import { dopplerShiftHz } from '../../domain/orbit/radio.ts'
 import { ApiError } from '../plugins/errors.ts'
 import { type NumberParam, type TimeParam, unchecked } from '../plugins/params.ts'
 
@@ -54,6 +55,31 @@ export const magnitudeLimitParam = {
   default: DEFAULT_MAGNITUDE_LIMIT,
   description: `The faintest estimated apparent magnitude counted as visible to the naked eye (larger is fainter). Default ${DEFAULT_MAGNITUDE_LIMIT}: a magnitude inside the naked-eye limit of suburban skies (Bortle classes 5-7: 4.5-6.0), the margin covering the ±1 uncertainty of the estimates. ${MIN_MAGNITUDE_LIMIT}..${MAX_MAGNITUDE_LIMIT}.`,
 } as const satisfies NumberParam
+
+/** A radio frequency for Doppler shifts (routes with look angles). */
+export const frequencyParam = {
+  type: 'number',
+  min: 0.001,
+  max: 300_000,
+  unit: 'MHz',
+  description:
+    'A frequency the satellite transmits on, MHz (0.001..300000, e.g. 145.8 or 437.8): every look angle then also carries `dopplerShiftHz`, the shift of that signal as the observer receives it (-f·rangeRate/c).',
+} as const satisfies NumberParam
+
+/** `rangeRate` (km/s) of a look angle, and `dopplerShiftHz` when a frequency (MHz) was asked for. */
+export function radioJson(rangeRateKmS: number, frequencyMHz: number | undefined): { rangeRate: number; dopplerShiftHz?: number } {
+  return frequencyMHz === undefined ? { rangeRate: rangeRateKmS } : { rangeRate: rangeRateKmS, dopplerShiftHz: dopplerShiftHz(frequencyMHz * 1e6, rangeRateKmS) }
+}
+
+/** The schema fields `radioJson` fills. */
+export function radioSchemaFields() {
+  return {
+    rangeRate: t.Number({ description: 'How fast the distance from the observer grows, km/s: positive while the satellite moves away, negative while it approaches' }),
+    dopplerShiftHz: t.Optional(
+      t.Number({ description: 'With `frequency`: the shift (Hz) of a signal sent at that frequency, as the observer receives it (-f·rangeRate/c; add it to the frequency to tune)' }),
+    ),
+  }
+}
 
 export const observerParams = {
   latitude: { type: 'number', min: -90, max: 90, required: true, description: 'Observer latitude, degrees (WGS84)' },

@@ -178,6 +178,7 @@ describe('GET /api/v1/satellites/nearby', () => {
       'visible-only: boolean = false',
       'magnitude-limit: number -5..8 = 4.5',
       'time: instant',
+      'frequency: number 0.001..300000',
     ])
     // The observer's altitude says its unit.
     expect((await nearby('latitude=0&longitude=0&altitude=100001')).body).toEqual({ statusCode: 400, message: 'altitude must be a number between -1000 and 100000 (metres)' })

@@ -67,10 +67,14 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     let previousEnd = ms(body.metadata.from)
     for (const p of body.data) {
       expect(Object.keys(p).sort()).toEqual(PASS_KEYS)
-      expect(Object.keys(p.rise).sort()).toEqual(['azimuth', 'datetime', 'elevation'])
-      expect(Object.keys(p.set).sort()).toEqual(['azimuth', 'datetime', 'elevation'])
-      expect(Object.keys(p.culmination).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range'])
-      if (p.brightest) expect(Object.keys(p.brightest).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range'])
+      expect(Object.keys(p.rise).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'rangeRate'])
+      expect(Object.keys(p.set).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'rangeRate'])
+      expect(Object.keys(p.culmination).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range', 'rangeRate'])
+      if (p.brightest) expect(Object.keys(p.brightest).sort()).toEqual(['azimuth', 'datetime', 'elevation', 'magnitude', 'range', 'rangeRate'])
+      // Approaching at the rise, receding at the set, all but still at the culmination (a low orbit: several km/s at the ends).
+      expect(p.rise.rangeRate).toBeLessThan(-1)
+      expect(p.set.rangeRate).toBeGreaterThan(1)
+      expect(Math.abs(p.culmination.rangeRate)).toBeLessThan(0.05)
       // Visible exactly when the brightest moment sunlit in a dark sky is bright enough, and that moment lies in a visible window.
       expect(p.visible).toBe(p.brightest !== null && p.brightest.magnitude <= 4.5)
       if (p.visible) {
@@ -262,6 +266,8 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
       'elevation-threshold: number 0..90 = 10',
       'visible-only: boolean = false',
       'magnitude-limit: number -5..8 = 4.5',
+      'frequency: number 0.001..300000',
+      'format: json|ics = json',
     ])
   })
 
@@ -279,7 +285,7 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     const { body } = await request(app, '/openapi/json')
     const operation = body.paths['/api/v1/satellites/{noradId}/passes'].get
     expect(operation.parameters.map((p: any) => p.name).sort()).toEqual(
-      ['altitude', 'days', 'elevation-threshold', 'latitude', 'longitude', 'magnitude-limit', 'noradId', 'time', 'visible-only'].sort(),
+      ['altitude', 'days', 'elevation-threshold', 'format', 'frequency', 'latitude', 'longitude', 'magnitude-limit', 'noradId', 'time', 'visible-only'].sort(),
     )
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '422', '503'])
     expect(operation.description).toContain('`rise: null`')

@@ -124,9 +124,9 @@ describe('one satellite: GET /api/v1/satellites/:noradId/stream', () => {
     expect(await streamsClosed()).toBe(0)
   }, 10_000)
 
-  test('fetch reader with an observer: look angles in every event; leaving closes the stream', async () => {
+  test('fetch reader with an observer and a frequency: look angles, range rate and Doppler shift in every event; leaving closes the stream', async () => {
     const { response, text } = await readWithFetch(
-      '/api/v1/satellites/25544/stream?latitude=-33.87&longitude=151.21&altitude=50',
+      '/api/v1/satellites/25544/stream?latitude=-33.87&longitude=151.21&altitude=50&frequency=145.8',
       (t) => parseEventStream(t).events.length >= 2,
     )
     expect(response.status).toBe(200)
@@ -141,6 +141,8 @@ describe('one satellite: GET /api/v1/satellites/:noradId/stream', () => {
       expect(data.elevation).toBeGreaterThanOrEqual(-90)
       expect(data.elevation).toBeLessThanOrEqual(90)
       expect(data.range).toBeGreaterThan(300)
+      expect(Math.abs(data.rangeRate)).toBeLessThan(10)
+      expect(data.dopplerShiftHz).toBeCloseTo((-145.8e6 * data.rangeRate) / 299_792.458, 6)
     }
     expect(await streamsClosed()).toBe(0)
   }, 10_000)
@@ -149,6 +151,8 @@ describe('one satellite: GET /api/v1/satellites/:noradId/stream', () => {
     ['/api/v1/satellites/999999/stream', 404, 'satellite 999999 is not in the catalogue'],
     ['/api/v1/satellites/25544/stream?latitude=10', 400, 'latitude and longitude must be given together'],
     ['/api/v1/satellites/25544/stream?latitude=91&longitude=0', 400, 'latitude must be a number between -90 and 90'],
+    ['/api/v1/satellites/25544/stream?frequency=145.8', 400, 'frequency needs an observer: give latitude and longitude too'],
+    ['/api/v1/satellites/25544/stream?latitude=1&longitude=2&frequency=0', 400, 'frequency must be a number between 0.001 and 300000 (MHz)'],
   ])('%s → %i with the error body, no stream opened', async (path, status, message) => {
     const res = await fetch(`${base}${path}`)
     expect(res.status).toBe(status)
@@ -204,7 +208,7 @@ describe('several satellites: GET /api/v1/satellites/stream?ids=', () => {
 
   test('parameters: as declared (each refused outside its declaration with a 400 naming it: test/http/plugins/params.test.ts); at most 100 ids', async () => {
     const declared = declaredParameters(app)
-    const observer = ['latitude: number -90..90', 'longitude: number -180..180', 'altitude: number -1000..100000 = 0']
+    const observer = ['latitude: number -90..90', 'longitude: number -180..180', 'altitude: number -1000..100000 = 0', 'frequency: number 0.001..300000']
     expect(describeParameters(declared.get('/api/v1/satellites/stream')!)).toEqual(['ids: id list required', ...observer])
     expect(describeParameters(declared.get('/api/v1/satellites/:noradId/stream')!)).toEqual(['noradId: integer 1..999999999 (path)', ...observer])
     const { body } = await request(app, `/api/v1/satellites/stream?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`)

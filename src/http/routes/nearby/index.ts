@@ -7,7 +7,7 @@ import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { soon } from '../../../io/schedule.ts'
 import { prepareResonance } from '../../../domain/orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
@@ -26,6 +26,7 @@ export const nearbyParams = {
   'visible-only': { type: 'boolean', default: false, description: 'Only satellites visible to the naked eye (see `visible`)' },
   'magnitude-limit': magnitudeLimitParam,
   time: timeParam,
+  frequency: frequencyParam,
 } as const
 
 const nearbyRoute = routeParams({ query: nearbyParams })
@@ -59,12 +60,13 @@ export function nearbyAnswer(
       total: entries.length,
       mode: extended ? ('extended' as const) : ('basic' as const),
       magnitudeLimit: query['magnitude-limit'],
+      ...(query.frequency === undefined ? {} : { frequency: query.frequency }),
       leftOut,
       maxElementAgeDays: maxAgeMs === null ? null : maxAgeMs / 86_400_000,
       ...(notice === null ? {} : { notice }),
     },
     observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
-    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended, ms)),
+    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended, ms, query.frequency)),
   }
 }
 
@@ -123,6 +125,7 @@ export function nearbyModule(context: ModuleContext, { warm = false, engine = ne
         summary: 'Satellites above an observer',
         description:
           'Every satellite with a position at or above `elevation-threshold`, highest first. `magnitude`: the estimated apparent visual magnitude (null when the satellite is in the Earth\'s shadow), from its standard magnitude (published values for the ISS, the Chinese station, HST...; defaults by name family, R/B and DEB, and orbit class: see the README), range and phase angle (Lambertian sphere). `visible`: visible to the naked eye, i.e. sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit`. ' +
+          '`rangeRate`: how fast the distance grows (km/s, negative while the satellite approaches); with `frequency` (MHz) also `dopplerShiftHz`. ' +
           'Satellites whose elements are too far from the instant (--max-element-age) or that have decayed by then are not considered: ' +
           '`metadata.leftOut` counts them, and `metadata.notice` says what to do when they are most of the catalogue.',
       },

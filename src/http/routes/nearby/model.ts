@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NearbyEntry } from '../../../domain/nearby/selection.ts'
 import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
+import { radioJson, radioSchemaFields } from '../common.ts'
 
 const basicFields = {
   noradId: Type.Integer(),
@@ -13,6 +14,7 @@ const basicFields = {
   elevation: t.Number({ description: 'degrees above the horizon' }),
   azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
   range: t.Number({ description: 'km from the observer' }),
+  ...radioSchemaFields(),
   magnitude: t.Nullable(t.Number(), {
     description:
       "Estimated apparent visual magnitude, to 0.01 (smaller is brighter; good to ±1 or so: real satellites are not Lambertian spheres); null when the satellite is in the Earth's umbra",
@@ -52,6 +54,7 @@ export const NearbyResponseSchema = t.Object({
       },
       { description: 'Satellites of the catalogue not considered at all, by reason (wherever they are in the sky)' },
     ),
+    frequency: t.Optional(t.Number({ description: 'MHz: the `frequency` asked for (each entry then has dopplerShiftHz)' })),
     maxElementAgeDays: t.Nullable(t.Number({ description: 'The age limit on element sets, days (--max-element-age); null: none' })),
     notice: t.Optional(t.String({ description: 'When most of the catalogue is left out: why, and what to do' })),
   }),
@@ -64,7 +67,7 @@ export const NearbyResponseSchema = t.Object({
   satellites: t.Array(NearbyEntrySchema),
 })
 
-export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number) {
+export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number, frequencyMHz?: number) {
   const { satellite } = entry
   const basic = {
     noradId: satellite.noradId,
@@ -75,6 +78,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
     elevation: entry.elevationDeg,
     azimuth: entry.azimuthDeg,
     range: entry.rangeKm,
+    ...radioJson(entry.rangeRateKmS, frequencyMHz),
     magnitude: entry.magnitude,
     visible: entry.visible,
     observerDaytime,

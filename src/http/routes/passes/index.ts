@@ -4,8 +4,10 @@ import { standardMagnitude } from '../../../domain/orbit/magnitude.ts'
 import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
+import { VERSION } from '../../../io/version.ts'
+import { calendarResponse, passesCalendar } from './ics.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
 const MS_PER_DAY = 86_400_000
@@ -26,19 +28,27 @@ export const passesParams = {
   },
   'visible-only': { type: 'boolean', default: false, description: 'Only passes visible to the naked eye at some moment' },
   'magnitude-limit': magnitudeLimitParam,
+  frequency: frequencyParam,
+  format: {
+    type: 'enum',
+    values: ['json', 'ics'],
+    default: 'json',
+    description: 'json, or ics: the passes as an iCalendar file (RFC 5545, text/calendar), one event per pass with stable UIDs, for a calendar to show or subscribe to',
+  },
 } as const
 
 const passesRoute = routeParams({ params: { noradId: noradIdParam }, query: passesParams })
 
 const DESCRIPTION = `Every pass of the satellite over the observer between \`time\` (default now) and \`days\` later: the stretches of time in which it is at or above \`elevation-threshold\`.
 
-- \`rise\` and \`set\` are the crossings of the threshold, \`culmination\` the highest point (with \`range\`), \`duration\` the seconds above the threshold. Times agree with Skyfield's \`find_events\` within a second (crossings are located to a few ms).
+- \`rise\` and \`set\` are the crossings of the threshold, \`culmination\` the highest point (with \`range\`), \`duration\` the seconds above the threshold. Every point has \`rangeRate\` (km/s, positive while the satellite moves away) and, with \`frequency\` (MHz), \`dopplerShiftHz\`. Times agree with Skyfield's \`find_events\` within a second (crossings are located to a few ms).
 - **Cut by the searched time**: a pass in progress at \`time\` has \`rise: null\` (it starts at \`metadata.from\`); one still in progress at the end has \`set: null\` (it ends at \`metadata.to\`). Its culmination is its highest point within the searched time, which may be that edge, and its duration counts only that time.
 - **Never sets** (a geostationary satellite above the threshold, a high orbit lingering): one pass covering the whole searched time, \`rise\` and \`set\` null.
 - **Never rises**: \`data\` is empty.
 - \`visible\`: visible to the naked eye at some moment of the pass: the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer, and its estimated magnitude is at or below \`magnitude-limit\` (default 4.5; the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
 - **Brightness**: \`culmination.magnitude\` is the estimated apparent magnitude at the highest point (null in the Earth's shadow); \`brightest\` is the brightest moment while sunlit in a dark sky (null when never), so a pass is visible exactly when \`brightest.magnitude\` is at or below the limit. Magnitudes follow from the satellite's standard magnitude (\`metadata.standardMagnitude\`: published for the ISS, the Chinese station, HST...; otherwise defaults by name family, R/B and DEB, and orbit class: see the README), the range and the phase angle (Lambertian sphere), and are good to about ±1.
-- **Stale elements**: passes are looked for only where the satellite has a position: within the age limit from its elements' epoch (\`--max-element-age\`, 30 days by default), before its decay, where SGP4 gives a state at a plausible height (80 km up to the elements' apogee height + 10 % + 200 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.`
+- **Stale elements**: passes are looked for only where the satellite has a position: within the age limit from its elements' epoch (\`--max-element-age\`, 30 days by default), before its decay, where SGP4 gives a state at a plausible height (80 km up to the elements' apogee height + 10 % + 200 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.
+- **Calendars**: \`format=ics\` answers \`text/calendar\` (RFC 5545): one event per pass from its rise to its set (the searched time's edges for a cut pass), the summary naming the satellite, the highest elevation with its compass direction and the magnitude (\`ISS (ZARYA): 72° SSW, mag -3.2, visible\`), with UIDs stable from one request to the next so a calendar subscribed to the URL updates its events rather than adding new ones. Errors stay JSON.`
 
 export function passesModule(context: ModuleContext) {
   const { store, clock } = context
@@ -66,7 +76,22 @@ export function passesModule(context: ModuleContext) {
           `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`,
         )
       }
-      const passes = search.passes.map(passJson).filter((pass) => pass.visible || !query['visible-only'])
+      const kept = search.passes.filter((pass) => pass.visible.length > 0 || !query['visible-only'])
+      const observer = { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude }
+      if (query.format === 'ics') {
+        const calendar = passesCalendar({
+          title: `sattrack: ${satellite.name} over ${observer.latitude}, ${observer.longitude}`,
+          observer,
+          elevationThreshold: query['elevation-threshold'],
+          magnitudeLimit: query['magnitude-limit'],
+          generatedMs: clock(),
+          version: VERSION,
+          passes: kept.map((pass) => ({ noradId: satellite.noradId, name: satellite.name, epochMs: satellite.elements.epochMs, pass })),
+        })
+        // A Response goes out as it is (no JSON schema applies); typed away so the route keeps its JSON answer's type.
+        return calendarResponse(calendar, `sattrack-${satellite.noradId}-passes.ics`) as never
+      }
+      const passes = kept.map((pass) => passJson(pass, query.frequency))
       return {
         data: passes,
         metadata: {
@@ -75,13 +100,14 @@ export function passesModule(context: ModuleContext) {
           name: satellite.name,
           epoch: iso(satellite.elements.epochMs),
           elementAgeDays: elementAgeDaysAt(satellite, startMs),
-          observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude },
+          observer,
           from: iso(startMs),
           to: iso(endMs),
           days: query.days,
           elevationThreshold: query['elevation-threshold'],
           visibleOnly: query['visible-only'],
           magnitudeLimit: query['magnitude-limit'],
+          ...(query.frequency === undefined ? {} : { frequency: query.frequency }),
           standardMagnitude: standard,
           noPosition: search.noPosition.map(noPositionJson),
         },

@@ -3,12 +3,14 @@ import { Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NoPositionSpan, Pass, SkyPoint, TimeSpan } from '../../../domain/orbit/passes.ts'
 import { iso, isoInstant } from '../satellites/model.ts'
+import { radioJson, radioSchemaFields } from '../common.ts'
 
 
 const pointFields = {
   datetime: isoInstant('The instant, ms precision'),
   azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
   elevation: t.Number({ description: 'degrees above the horizon' }),
+  ...radioSchemaFields(),
 }
 
 export const PassPointSchema = t.Object(pointFields, { description: 'Where the satellite is in the sky at an instant' })
@@ -77,6 +79,7 @@ export const PassesResponseSchema = t.Object({
     elevationThreshold: t.Number({ description: 'degrees' }),
     visibleOnly: t.Boolean(),
     magnitudeLimit: t.Number({ description: 'The faintest magnitude counted as visible (`magnitude-limit`)' }),
+    frequency: t.Optional(t.Number({ description: 'MHz: the `frequency` asked for (each point then has dopplerShiftHz)' })),
     standardMagnitude: t.Number({ description: "The satellite's estimated standard magnitude (at 1,000 km and 90° phase) behind its magnitudes" }),
     noPosition: t.Array(
       t.Object({ from: isoInstant('Start'), to: isoInstant('End'), reason: t.String({ description: 'Why, at the start of the stretch' }) }),
@@ -85,21 +88,22 @@ export const PassesResponseSchema = t.Object({
   }),
 })
 
-function pointJson(point: SkyPoint) {
-  return { datetime: iso(point.instantMs), azimuth: point.azimuthDeg, elevation: point.elevationDeg }
+function pointJson(point: SkyPoint, frequencyMHz: number | undefined) {
+  return { datetime: iso(point.instantMs), azimuth: point.azimuthDeg, elevation: point.elevationDeg, ...radioJson(point.rangeRateKmS, frequencyMHz) }
 }
 
 function spanJson(span: TimeSpan) {
   return { from: iso(span.fromMs), to: iso(span.toMs) }
 }
 
-export function passJson(pass: Pass) {
+/** A pass as the pass routes answer it; `frequencyMHz` (the `frequency` asked for) adds each point's Doppler shift. */
+export function passJson(pass: Pass, frequencyMHz?: number) {
   const windows = pass.visible.map(spanJson)
   return {
-    rise: pass.rise && pointJson(pass.rise),
-    culmination: { ...pointJson(pass.culmination), range: pass.culmination.rangeKm, magnitude: pass.culmination.magnitude },
-    brightest: pass.brightest && { ...pointJson(pass.brightest), range: pass.brightest.rangeKm, magnitude: pass.brightest.magnitude },
-    set: pass.set && pointJson(pass.set),
+    rise: pass.rise && pointJson(pass.rise, frequencyMHz),
+    culmination: { ...pointJson(pass.culmination, frequencyMHz), range: pass.culmination.rangeKm, magnitude: pass.culmination.magnitude },
+    brightest: pass.brightest && { ...pointJson(pass.brightest, frequencyMHz), range: pass.brightest.rangeKm, magnitude: pass.brightest.magnitude },
+    set: pass.set && pointJson(pass.set, frequencyMHz),
     duration: (pass.endMs - pass.startMs) / 1000,
     visible: windows.length > 0,
     visibleWindow: windows[0] ?? null,

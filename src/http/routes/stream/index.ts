@@ -5,14 +5,16 @@
  */
 import { Elysia } from 'elysia'
 import { log } from '../../../io/log.ts'
-import { positionAt, positionsAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
-import { lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
+import { positionAt, positionsAt, type SatelliteState, siderealTimeRad } from '../../../domain/orbit/position.ts'
+import { rangeRateKmS } from '../../../domain/orbit/radio.ts'
+import { lookAngles, type Observer, toGeodeticRad } from '../../../domain/orbit/sky.ts'
+import { geodeticToEcf } from 'satellite.js'
 import type { Server } from 'bun'
 import { requestPath } from '../../plugins/edge.ts'
 import { lastForwardedFor } from '../../plugins/limits.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, type ModuleContext, noradIdParam, observerParams, requirePosition } from '../common.ts'
+import { findSatellite, frequencyParam, type ModuleContext, noradIdParam, observerParams, radioJson, requirePosition } from '../common.ts'
 import { streamPositionJson } from './model.ts'
 import { OpenStreams, SSE_HEADERS, type SseEvent, sseStream } from './sse.ts'
 
@@ -45,6 +47,7 @@ const observerQuery = {
   latitude: { type: 'number', min: -90, max: 90, description: 'Observer latitude, degrees (WGS84); with longitude, adds azimuth, elevation and range' },
   longitude: { type: 'number', min: -180, max: 180, description: 'Observer longitude, degrees, east positive; with latitude' },
   altitude: observerParams.altitude,
+  frequency: { ...frequencyParam, description: `${frequencyParam.description} Only with an observer.` },
 } as const
 
 const oneRoute = routeParams({ params: { noradId: noradIdParam }, query: observerQuery })
@@ -55,8 +58,11 @@ const manyRoute = routeParams({
   },
 })
 
-function observerOf(query: { latitude?: number; longitude?: number; altitude: number }): Observer | null {
-  if (query.latitude === undefined && query.longitude === undefined) return null
+function observerOf(query: { latitude?: number; longitude?: number; altitude: number; frequency?: number }): Observer | null {
+  if (query.latitude === undefined && query.longitude === undefined) {
+    if (query.frequency !== undefined) throw new ApiError(400, 'frequency needs an observer: give latitude and longitude too')
+    return null
+  }
   if (query.latitude === undefined || query.longitude === undefined) throw new ApiError(400, 'latitude and longitude must be given together')
   return { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
 }
@@ -123,8 +129,13 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
     return new Response(stream.body, { headers: SSE_HEADERS })
   }
 
-  const lookFor = (observer: Observer | null, eciKm: { x: number; y: number; z: number }, gmst: number) =>
-    observer ? lookAngles(observer, eciKm, gmst) : null
+  /** Look angles, range rate and (with a frequency) Doppler shift from the observer; null without one. */
+  const lookFor = (observer: Observer | null, frequencyMHz: number | undefined, state: SatelliteState, gmst: number) => {
+    if (!observer) return null
+    const look = lookAngles(observer, state.eciKm, gmst)
+    const rangeRate = rangeRateKmS(geodeticToEcf(toGeodeticRad(observer)), state.eciKm, state.velocityKmS, gmst)
+    return { ...look, ...radioJson(rangeRate, frequencyMHz) }
+  }
 
   return new Elysia({ name: 'stream', prefix: '/api/v1/satellites' })
     .state('streams', streams)
@@ -139,7 +150,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           const instant = new Date(clock())
           const gmst = siderealTimeRad(instant)
           const { found, missing, noPosition, noPositionReasons } = positionsAt(catalog, query.ids, instant, gmst)
-          const data = found.map(({ satellite, state }) => streamPositionJson(satellite, state, instant, lookFor(observer, state.eciKm, gmst)))
+          const data = found.map(({ satellite, state }) => streamPositionJson(satellite, state, instant, lookFor(observer, query.frequency, state, gmst)))
           return { event: 'positions', data: { data, metadata: { total: data.length, datetime: instant.toISOString(), missing, noPosition, noPositionReasons } } }
         })
       },
@@ -151,7 +162,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           description:
             'A `text/event-stream` of `positions` events, one a second: `data` is `{data: [position], metadata: {total, datetime, missing, noPosition, noPositionReasons}}`, ' +
             'the batch geoposition answer at that second, each position also with `velocityKmHs` (km/h) and, with an observer, ' +
-            '`azimuth`, `elevation` (degrees) and `range` (km). Ids not in the catalogue are listed in `missing` (none of them known: 404). ' +
+            '`azimuth`, `elevation` (degrees), `range` (km) and `rangeRate` (km/s, positive while receding; with `frequency` also `dopplerShiftHz`). Ids not in the catalogue are listed in `missing` (none of them known: 404). ' +
             EVENTS_DOC,
           responses: streamResponses('event: positions\ndata: {"data":[{"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1}],"metadata":{"total":1,"datetime":"2026-05-31T06:00:00.000Z","missing":[],"noPosition":[]}}\n\n'),
         },
@@ -178,7 +189,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           if (!result.ok) {
             return { event: 'no-position', data: { noradId: current.noradId, datetime: instant.toISOString(), message: `no valid position: ${result.reason}` } }
           }
-          return { event: 'position', data: streamPositionJson(current, result.state, instant, lookFor(observer, result.state.eciKm, gmst)) }
+          return { event: 'position', data: streamPositionJson(current, result.state, instant, lookFor(observer, query.frequency, result.state, gmst)) }
         })
       },
       {
@@ -189,10 +200,10 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           description:
             'A `text/event-stream` of `position` events, one a second: `data` is the geoposition answer at that second ' +
             '(`noradId, name, latitude, longitude, epoch, datetime, altitude, elementAgeDays`) plus `velocityKmHs` (km/h) and, with an observer (`latitude`, `longitude`, ' +
-            'optional `altitude` in metres), `azimuth`, `elevation` (degrees) and `range` (km). A second without a valid position sends a `no-position` event ' +
+            'optional `altitude` in metres), `azimuth`, `elevation` (degrees), `range` (km) and `rangeRate` (km/s, positive while receding; with `frequency` in MHz also `dopplerShiftHz`). A second without a valid position sends a `no-position` event ' +
             '`{noradId, datetime, message}` instead. Unknown satellite: 404; no valid position when the stream would open: 422. ' +
             EVENTS_DOC,
-          responses: streamResponses('event: position\ndata: {"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1,"azimuth":231.5,"elevation":-41.2,"range":9120.4}\n\n'),
+          responses: streamResponses('event: position\ndata: {"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1,"azimuth":231.5,"elevation":-41.2,"range":9120.4,"rangeRate":-3.912}\n\n'),
         },
       },
     )

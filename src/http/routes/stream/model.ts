@@ -15,6 +15,8 @@ export const StreamPositionSchema = t.Composite([
     azimuth: t.Optional(t.Number({ description: 'degrees from north through east, [0, 360): only with an observer' })),
     elevation: t.Optional(t.Number({ description: 'degrees above the horizon: only with an observer' })),
     range: t.Optional(t.Number({ description: 'km from the observer: only with an observer' })),
+    rangeRate: t.Optional(t.Number({ description: 'km/s, how fast the range grows (negative while approaching): only with an observer' })),
+    dopplerShiftHz: t.Optional(t.Number({ description: 'Hz, the shift of a signal at `frequency` as the observer receives it: only with an observer and a frequency' })),
   }),
 ])
 
@@ -37,7 +39,14 @@ export const StreamPositionsSchema = t.Object({
   }),
 })
 
-export function streamPositionJson(satellite: Satellite, state: SatelliteState, instant: Date, look: LookAngles | null) {
+export function streamPositionJson(
+  satellite: Satellite,
+  state: SatelliteState,
+  instant: Date,
+  look: (LookAngles & { rangeRate: number; dopplerShiftHz?: number }) | null,
+) {
   const entry = { ...satellitePositionJson(satellite, state, instant), velocityKmHs: state.speedKmH }
-  return look ? { ...entry, azimuth: look.azimuthDeg, elevation: look.elevationDeg, range: look.rangeKm } : entry
+  if (!look) return entry
+  const radio = look.dopplerShiftHz === undefined ? { rangeRate: look.rangeRate } : { rangeRate: look.rangeRate, dopplerShiftHz: look.dopplerShiftHz }
+  return { ...entry, azimuth: look.azimuthDeg, elevation: look.elevationDeg, range: look.rangeKm, ...radio }
 }

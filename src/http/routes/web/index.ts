@@ -13,6 +13,7 @@ import { RepresentationCache } from '../../representations/cache.ts'
 import { contentRepresentation } from '../../representations/representation.ts'
 import { webAssets } from '../../../web/build/assets.ts' with { type: 'macro' }
 import type { ModuleContext } from '../common.ts'
+import { findModule } from './find.ts'
 
 const ASSETS = webAssets()
 
@@ -70,6 +71,7 @@ export function webModule({ store, compression }: Pick<ModuleContext, 'store' | 
   const hide = { detail: { hide: true } }
 
   return new Elysia({ name: 'web' })
+    .use(findModule({ store }))
     .get(
       '/',
       ({ request, set }) => {

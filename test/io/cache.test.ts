@@ -3,10 +3,10 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GroupSet } from '../../../src/domain/catalog/groups.ts'
-import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../../src/io/cache.ts'
-import { catalogFromSnapshot } from '../../../src/domain/catalog/snapshot.ts'
-import { payloadOf, syntheticGroup } from '../../fixtures/synthetic.ts'
+import type { GroupSet } from '../../src/domain/catalog/groups.ts'
+import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
+import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
+import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sattrack-persist-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
@@ -151,7 +151,7 @@ describe('killing the writer at any instant', () => {
     const outcomes = new Set<string>()
     for (let round = 0; round < 12; round++) {
       const dir = freshDir()
-      const child = Bun.spawn([process.execPath, join(import.meta.dir, '../../fixtures/cache-writer.ts'), dir], { stdout: 'pipe', stderr: 'inherit' })
+      const child = Bun.spawn([process.execPath, join(import.meta.dir, '../fixtures/cache-writer.ts'), dir], { stdout: 'pipe', stderr: 'inherit' })
       // Kill at a different moment each round: before the first write, during one, between two.
       const reader = child.stdout.getReader()
       const decoder = new TextDecoder()

@@ -3,17 +3,17 @@
  * conditional requests, all-or-nothing rounds, faults, backoff, persistence.
  */
 import { afterAll, beforeEach, describe, expect, test } from 'bun:test'
-import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
-import { snapshotFromCache } from '../../../src/io/cache.ts'
-import { backoffDelayMs, groupUrl, type Logger, retryAfterMs, Refresher, type RefreshSettings, type Timers } from '../../../src/io/refresh.ts'
-import type { GroupSet } from '../../../src/domain/catalog/groups.ts'
-import { catalogFromSnapshot } from '../../../src/domain/catalog/snapshot.ts'
-import { planStart } from '../../../src/domain/catalog/startup.ts'
-import { CatalogStore } from '../../../src/domain/catalog/store.ts'
-import { VERSION } from '../../../src/io/version.ts'
-import { appFor, request } from '../../helpers/catalog.ts'
-import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../../fixtures/synthetic.ts'
-import { type Fault, startMockUpstream } from '../../fixtures/upstream.ts'
+import { buildCatalog, type Catalog } from '../../src/domain/catalog/catalog.ts'
+import { snapshotFromCache } from '../../src/io/cache.ts'
+import { backoffDelayMs, groupUrl, type Logger, retryAfterMs, Refresher, type RefreshSettings, type Timers } from '../../src/io/refresh.ts'
+import type { GroupSet } from '../../src/domain/catalog/groups.ts'
+import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
+import { planStart } from '../../src/domain/catalog/startup.ts'
+import { CatalogStore } from '../../src/domain/catalog/store.ts'
+import { VERSION } from '../../src/io/version.ts'
+import { appFor, request } from '../helpers/catalog.ts'
+import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
+import { type Fault, startMockUpstream } from '../fixtures/upstream.ts'
 
 const T0 = Date.UTC(2026, 5, 1, 12)
 const HOUR = 3_600_000

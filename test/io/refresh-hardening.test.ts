@@ -9,12 +9,12 @@ import { afterAll, expect, test } from 'bun:test'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildCatalog } from '../../../src/domain/catalog/catalog.ts'
-import { CatalogStore } from '../../../src/domain/catalog/store.ts'
-import { CACHE_FILE, leftoverReason, processStart, removeStaleTemporaries, serializeCache, writeCache } from '../../../src/io/cache.ts'
-import { type Logger, Refresher, type RefreshSettings, redactUrl, type Timers } from '../../../src/io/refresh.ts'
-import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../../fixtures/synthetic.ts'
-import { startMockUpstream } from '../../fixtures/upstream.ts'
+import { buildCatalog } from '../../src/domain/catalog/catalog.ts'
+import { CatalogStore } from '../../src/domain/catalog/store.ts'
+import { CACHE_FILE, leftoverReason, processStart, removeStaleTemporaries, serializeCache, writeCache } from '../../src/io/cache.ts'
+import { type Logger, Refresher, type RefreshSettings, redactUrl, type Timers } from '../../src/io/refresh.ts'
+import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
+import { startMockUpstream } from '../fixtures/upstream.ts'
 
 const T0 = Date.UTC(2026, 5, 1, 12)
 const HOUR = 3_600_000

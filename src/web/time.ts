@@ -1,0 +1,49 @@
+/**
+ * The time control: follow the clock (Now), or any instant typed or stepped
+ * to; every view shows the same instant. The instant is an ISO 8601 string
+ * (UTC) or undefined for "now"; the input shows it in the browser's zone.
+ */
+import { byId } from './dom.ts'
+
+const pad = (n: number) => String(n).padStart(2, '0')
+
+/** An instant as a datetime-local value (the browser's zone, to the minute). */
+export function localInputValue(iso: string): string {
+  const d = new Date(iso)
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+export class TimeControl {
+  private readonly input = byId<HTMLInputElement>('time-input')
+  private readonly now = byId<HTMLButtonElement>('time-now')
+  private time: string | undefined
+
+  constructor(private readonly onChange: (time: string | undefined) => void) {
+    byId<HTMLFormElement>('time-form').addEventListener('submit', (e) => e.preventDefault())
+    this.input.addEventListener('change', () => {
+      const ms = Date.parse(this.input.value) // a datetime-local value is read in the browser's zone
+      if (Number.isFinite(ms)) this.choose(new Date(ms).toISOString())
+    })
+    this.now.addEventListener('click', () => this.choose(undefined))
+    for (const button of document.querySelectorAll<HTMLButtonElement>('#time-form button[data-step-minutes]')) {
+      button.addEventListener('click', () => {
+        const base = this.time === undefined ? Date.now() : Date.parse(this.time)
+        this.choose(new Date(base + Number(button.dataset.stepMinutes) * 60_000).toISOString())
+      })
+    }
+  }
+
+  /** Shows `time` (undefined: now) without telling anyone. */
+  show(time: string | undefined): void {
+    this.time = time
+    this.now.setAttribute('aria-pressed', String(time === undefined))
+    const valid = time !== undefined && Number.isFinite(Date.parse(time))
+    this.input.value = valid ? localInputValue(time) : ''
+    this.input.placeholder = 'now'
+  }
+
+  private choose(time: string | undefined): void {
+    this.show(time)
+    this.onChange(time)
+  }
+}

@@ -1,0 +1,139 @@
+/** The catalogue-wide pass search (src/domain/sky-passes/engine.ts) against its plain loop (reference.ts), over the real catalogue. */
+import { beforeAll, describe, expect, test } from 'bun:test'
+import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { siderealTimeRad } from '../../../src/domain/orbit/position.ts'
+import { sunAltitudeDeg, sunPositionAu } from '../../../src/domain/orbit/sky.ts'
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
+import { possiblyDark } from '../../../src/domain/sky-passes/darkness.ts'
+import { findSkyPasses, gridWindows } from '../../../src/domain/sky-passes/engine.ts'
+import { findSkyPassesPlain, type SkyPassesQuery } from '../../../src/domain/sky-passes/reference.ts'
+import { embeddedCatalog } from '../../helpers/catalog.ts'
+import { random } from '../../helpers/nearby.ts'
+
+let catalog: Catalog
+beforeAll(async () => {
+  catalog = await embeddedCatalog()
+})
+
+const run = <T>(work: Generator<void, T>): T => {
+  for (;;) {
+    const step = work.next()
+    if (step.done) return step.value
+  }
+}
+
+/** The snapshot's stamp: elements are from the days before it. */
+const STAMP = Date.UTC(2026, 4, 30, 22, 50)
+
+describe('findSkyPasses', () => {
+  test('equals the plain loop, to the bit, for random observers, windows, thresholds, limits and satellites: near the data, at the age limit, months later', () => {
+    const next = random(20)
+    let passes = 0
+    let visible = 0
+    let cut = 0
+    let wholeTime = 0
+    let withoutPosition = 0
+    for (let k = 0; k < 12; k++) {
+      // A third without an age limit: decayed and nonsense elements too.
+      const on = k % 3 === 2 ? catalog.withPolicy(NO_AGE_LIMIT) : catalog
+      const when = k % 4 === 3 ? 28.5 + next() * 3 : k % 6 === 5 ? 60 + next() * 200 : -1 + next() * 3
+      const startMs = Math.round(STAMP + when * 86_400_000)
+      const query: SkyPassesQuery = {
+        observer: { latitudeDeg: next() * 180 - 90, longitudeDeg: next() * 360 - 180, altitudeM: next() * 3000 },
+        startMs,
+        endMs: startMs + (1 + Math.floor(next() * 48)) * 3_600_000,
+        minElevationDeg: [0, 10, 10, 30][Math.floor(next() * 4)]!,
+        visibleOnly: k % 2 === 0,
+        magnitudeLimit: [4.5, 4.5, 6, 8][Math.floor(next() * 4)]!,
+        indices: [...new Set(Array.from({ length: 120 }, () => Math.floor(next() * on.size)))].sort((a, b) => a - b),
+      }
+      const plain = run(findSkyPassesPlain(on, query))
+      const fast = run(findSkyPasses(on, query))
+      expect(fast.passes).toEqual(plain.passes)
+      expect(fast.withoutPosition).toEqual(plain.withoutPosition)
+      expect(fast.noPosition).toEqual(plain.noPosition)
+      passes += plain.passes.length
+      visible += plain.passes.filter((p) => p.pass.visible.length > 0).length
+      cut += plain.passes.filter((p) => p.pass.rise === null || p.pass.set === null).length
+      wholeTime += fast.stats.wholeTime
+      withoutPosition += plain.withoutPosition.length
+    }
+    // The comparison covers what it is for.
+    expect(passes).toBeGreaterThan(1000)
+    expect(visible).toBeGreaterThan(20)
+    expect(cut).toBeGreaterThan(10)
+    expect(wholeTime).toBeGreaterThan(5)
+    expect(withoutPosition).toBeGreaterThan(50)
+  }, 120_000)
+
+  test('visible-only skips most satellites without propagating them, and searches far fewer stretches than it scans', () => {
+    const startMs = Date.UTC(2026, 4, 31, 18)
+    const query: SkyPassesQuery = {
+      observer: { latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 0 },
+      startMs,
+      endMs: startMs + 12 * 3_600_000,
+      minElevationDeg: 10,
+      visibleOnly: true,
+      magnitudeLimit: 4.5,
+      indices: catalog.satellites.map((_, i) => i),
+    }
+    const answer = run(findSkyPasses(catalog, query))
+    expect(answer.stats.tooFaint).toBeGreaterThan(catalog.size / 2)
+    expect(answer.stats.searched).toBeLessThan(answer.stats.stretches / 5)
+    expect(answer.passes.length).toBeGreaterThan(50)
+    // The ISS's visible passes of that night are all there, as its own search finds them.
+    const iss = catalog.indexOf(25544)!
+    const own = run(findSkyPassesPlain(catalog, { ...query, indices: [iss] }))
+    expect(answer.passes.filter((p) => p.index === iss)).toEqual(own.passes)
+  }, 60_000)
+
+  test('admit is told the plan before any search, and a refusal stops the search', () => {
+    const startMs = Date.UTC(2026, 4, 31, 18)
+    let told: unknown
+    const work = findSkyPasses(catalog, {
+      observer: { latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 0 },
+      startMs,
+      endMs: startMs + 3_600_000,
+      minElevationDeg: 10,
+      visibleOnly: false,
+      magnitudeLimit: 4.5,
+      indices: [0, 1, 2, catalog.indexOf(25544)!],
+      admit: (plan) => {
+        told = plan
+        throw new Error('refused')
+      },
+    })
+    expect(() => run(work)).toThrow('refused')
+    expect(told).toEqual({ withPosition: 4, candidates: 4 })
+  })
+})
+
+describe('gridWindows', () => {
+  test('widens by two steps onto the whole-time grid, clamps to the searched time, merges what meets', () => {
+    expect(gridWindows([{ fromMs: 1_050, toMs: 1_260 }], 1_000, 2_000, 100)).toEqual([{ fromMs: 1_000, toMs: 1_500 }])
+    expect(gridWindows([{ fromMs: 1_450, toMs: 1_460 }], 1_000, 2_000, 100)).toEqual([{ fromMs: 1_200, toMs: 1_700 }])
+    expect(gridWindows([{ fromMs: 1_450, toMs: 1_460 }, { fromMs: 1_800, toMs: 1_990 }], 1_000, 2_000, 100)).toEqual([{ fromMs: 1_200, toMs: 2_000 }])
+    expect(gridWindows([{ fromMs: 1_100, toMs: 1_110 }, { fromMs: 1_900, toMs: 1_910 }], 1_000, 2_000, 100)).toEqual([
+      { fromMs: 1_000, toMs: 1_400 },
+      { fromMs: 1_700, toMs: 2_000 },
+    ])
+  })
+})
+
+describe('possiblyDark', () => {
+  test('covers every instant at which the Sun is at or below -6°, sampled every minute, at any latitude', () => {
+    const next = random(3)
+    for (let k = 0; k < 20; k++) {
+      const observer = { latitudeDeg: next() * 180 - 90, longitudeDeg: next() * 360 - 180, altitudeM: 0 }
+      const startMs = STAMP + Math.floor(next() * 365 * 86_400_000)
+      const endMs = startMs + 48 * 3_600_000
+      const spans = possiblyDark(observer, startMs, endMs)
+      for (let t = startMs; t <= endMs; t += 60_000) {
+        const instant = new Date(t)
+        if (sunAltitudeDeg(observer, sunPositionAu(instant), siderealTimeRad(instant)) <= -6) {
+          expect(spans.some((s) => s.fromMs <= t && t <= s.toMs)).toBe(true)
+        }
+      }
+    }
+  })
+})
