@@ -40,7 +40,7 @@ export const WINDOW_MS = 86_400_000
  */
 const MAX_WINDOWS = 48
 /** Deep-space checks: how far Kepler strays, at these hours from noon (the day's ends). */
-const CHECK_HOURS = [-12, 12]
+const CHECK_HOURS = [-12, 12] as const
 /**
  * The bound on a deep-space satellite's distance from its Kepler position:
  * SAFETY times the larger check, plus SLACK_KM. Over the catalogue, the path
