@@ -263,7 +263,7 @@ async function suite(label: string, extraArgs: string[]) {
   // same requests to an instance of two workers; back to back, 16 connections each.
   let workersRss: { supervisorMb: number; workersMb: number[] } | undefined
   if (at12k) {
-    // Six seconds of warm-up for these: the day windows of the 40 days are made as first asked for (~27 ms each, in each worker).
+    // Six seconds of warm-up for these: the windows of the 40 days (two days each) are made as first asked for (~30 ms each, in each worker).
     results.push(await plainRow('plain loop nearby, one-off instant near the epoch', { connections: 16, warmupS: 6, lua: nearbyScript, env: { ...plainLoop.env, ...nearEpoch } }))
     results.push(await row('nearby basic, one-off instant near the epoch', base, { connections: 16, warmupS: 6, ...nearby('', nearEpoch) }))
     await server.stop()

@@ -1,54 +1,57 @@
 /**
- * Which satellites can be above an observer's threshold at any instant of a
- * UTC day, decided from data made once per catalogue and day (a "window"), so
+ * Which satellites can be above an observer's threshold at any instant of two
+ * UTC days, decided from data made once per catalogue and window, so
  * that /nearby at a one-off instant propagates with SGP4 only the satellites
  * that can be in its sky instead of the catalogue:
  *
  * - Near-earth records: reach.ts's mean-element bound (canReach), made cheap.
- *   For the day, each satellite's node at noon and the largest tilt, arc and
- *   radius the day can give; for the catalogue, the polynomials of the node
+ *   For the window, each satellite's node at its middle and the largest tilt, arc and
+ *   radius the window can give; for the catalogue, the polynomials of the node
  *   and of the mean argument of latitude u. At the instant, canReach keeps a
  *   satellite only when the observer o is within span = γ + tilt + arc of the
  *   arc's middle point (γ = arccos(ρ·cos e / r) − e), so only when o is within
  *   span of the orbit's plane: the window's first test, |n·o| ≤ sin(span),
- *   with the plane turned from noon's by the node's motion since (a few
+ *   with the plane turned from the middle's by the node's motion since (a few
  *   multiply-adds: about two thirds of the catalogue fail it). Of the others,
  *   it keeps those whose u is within span of o's direction in the plane
  *   (canReach's own test, with a fast arctangent and its error added). With
- *   the day's largest tilt, arc and radius, it keeps every satellite canReach
- *   keeps at any instant of the day, and about a quarter more (the tests
+ *   the window's largest tilt, arc and radius, it keeps every satellite canReach
+ *   keeps at any instant of the window, and about a third more (the tests
  *   check both).
  * - Deep-space records (periods of 225 minutes or more; no mean-element
- *   bound): each one's SGP4 state at noon as a Kepler orbit, and how far that
- *   orbit strays from SGP4 at the day's ends (±12 h: a few km for most). At
+ *   bound): each one's SGP4 state at the window's middle as a Kepler orbit, and
+ *   how far that orbit strays from SGP4 at the window's ends (±24 h: about
+ *   15 km for most). At
  *   the instant, a satellite is kept unless its Kepler position is below the
  *   threshold by more than the angle SAFETY times that distance (plus a
  *   slack) subtends.
- *   Records that SGP4 or Kepler cannot follow for the day are always kept.
+ *   Records that SGP4 or Kepler cannot follow for the window are always kept.
  */
 import { constants, type SatRec } from 'satellite.js'
 import type { Catalog } from '../catalog/catalog.ts'
 import { positionAt, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
 import { type MeanArc, meanArc } from './reach.ts'
 
-/** The length of a window, ms: one UTC day. */
-export const WINDOW_MS = 86_400_000
+/** The length of a window, ms: two UTC days (from an even day since 1970). */
+export const WINDOW_MS = 2 * 86_400_000
 /**
  * Windows kept per catalogue (the least recently used dropped first): about
- * 0.25 MB each at 12k satellites, made in ~30 ms (~20 of them for the
- * deep-space checks); 48 cover any instant within three weeks of the elements.
+ * 0.45 MB each at 12k satellites (11 MB for 24), made in ~30 ms (~10 of them
+ * for the deep-space checks); 24 cover any instant within three weeks either
+ * side of a date.
  */
-const MAX_WINDOWS = 48
-/** Deep-space checks: how far Kepler strays, at these hours from noon (the day's ends). */
-const CHECK_HOURS = [-12, 12] as const
+const MAX_WINDOWS = 24
+/** Deep-space checks: how far Kepler strays, at these hours from the window's middle (its ends). */
+const CHECK_HOURS = [-24, 24] as const
 /**
  * The bound on a deep-space satellite's distance from its Kepler position:
  * SAFETY times the larger check, plus SLACK_KM. Over the catalogue, the path
- * strays up to 1.53 times the larger of the two checks (sampled every 3 h).
+ * strays up to 1.56 times the larger of the two checks (sampled every 3 to
+ * 6 h; a few km at most hours, 15 km at the ends for most).
  */
 const SAFETY = 4
 const SLACK_KM = 10
-/** A deep-space record straying further than this (km) over the day is always kept. */
+/** A deep-space record straying further than this (km) over the window is always kept. */
 const MAX_BOUND_KM = 5000
 /** Extra angle on every near-earth test, radians: the window's single-precision floats and the precomputed epochs (~6 m at LEO). */
 const EXTRA_RAD = 1e-6
@@ -98,17 +101,17 @@ interface NearRecords {
   pass: Int32Array
 }
 
-/** One day's data (see the module comment). Near-earth fields by position in NearRecords, in single precision (EXTRA_RAD covers it). */
+/** One window's data (see the module comment). Near-earth fields by position in NearRecords, in single precision (EXTRA_RAD covers it). */
 interface Window {
   startMs: number
-  /** The cosine and sine of the node at noon. */
+  /** The cosine and sine of the node at the window's middle. */
   cosNode: Float32Array
   sinNode: Float32Array
-  /** The largest radius the day gives, km. */
+  /** The largest radius the window gives, km. */
   maxRadiusKm: Float32Array
-  /** tilt + arc (the largest the day gives), radians; NaN: no bound all day (always kept). */
+  /** tilt + arc (the largest the window gives), radians; NaN: no bound all through it (always kept). */
   extra: Float32Array
-  /** Deep space: catalogue indices, their Kepler orbits at noon, the bounds; `deepAlways` kept whatever. */
+  /** Deep space: catalogue indices, their Kepler orbits at the middle, the bounds; `deepAlways` kept whatever. */
   deep: Int32Array
   kepler: Float64Array
   boundKm: Float64Array
@@ -119,8 +122,8 @@ interface Window {
 const K = { a: 0, e: 1, b: 2, n: 3, m0: 4, px: 5, py: 6, pz: 7, qx: 8, qy: 9, qz: 10 } as const
 const K_FIELDS = 11
 
-const NEAR = Symbol('day windows: near-earth records')
-const WINDOWS = Symbol('day windows')
+const NEAR = Symbol('windows: near-earth records')
+const WINDOWS = Symbol('windows')
 
 function nearRecords(catalog: Catalog): NearRecords {
   return catalog.derived(NEAR, () => {
@@ -200,9 +203,9 @@ function makeWindow(catalog: Catalog, startMs: number): Window {
   for (let k = 0; k < n; k++) {
     const r = near.records[k]!
     const noon = noonMs / MINUTE_MS - near.epochMin[k]!
-    // The day's extremes: eccentricity and drag move steadily with the time from the epoch, so the largest
-    // radius, tilt and arc are at one of the day's ends. Checked at the quarter days too: a record whose
-    // bound fails anywhere, or is larger inside the day than at its ends (drag terms far outside their
+    // The window's extremes: eccentricity and drag move steadily with the time from the epoch, so the largest
+    // radius, tilt and arc are at one of its ends. Checked at its quarters too: a record whose
+    // bound fails anywhere, or is larger inside the window than at its ends (drag terms far outside their
     // range), is kept whatever the observer.
     const [start, inside] = [arcs[0]!, arcs[1]!]
     if (!meanArc(r, noon - halfMin, start)) continue
@@ -228,7 +231,7 @@ function makeWindow(catalog: Catalog, startMs: number): Window {
   return w
 }
 
-/** The deep-space part of a window: Kepler orbits from SGP4 at noon, checked at CHECK_HOURS. */
+/** The deep-space part of a window: Kepler orbits from SGP4 at its middle (`noonMs`), checked at CHECK_HOURS. */
 function makeDeep(catalog: Catalog, w: Window, noonMs: number): void {
   const deep: number[] = []
   const always: number[] = []
@@ -352,7 +355,7 @@ export function eccentricAnomaly(mean: number, e: number): number {
   return E
 }
 
-/** The position (km) `dtS` seconds after noon on the Kepler orbit at `orbits[offset..]`, into `out`. */
+/** The position (km) `dtS` seconds after the window's middle on the Kepler orbit at `orbits[offset..]`, into `out`. */
 function keplerPosition(orbits: Float64Array, offset: number, dtS: number, out: Float64Array): void {
   const e = orbits[offset + K.e]!
   const E = eccentricAnomaly(orbits[offset + K.m0]! + orbits[offset + K.n]! * dtS, e)
@@ -396,14 +399,14 @@ interface NearScan {
   cosE: number
   sinE: number
   minElevation: number
-  /** Minutes since 1970 of the instant, and from the window's noon to it. */
+  /** Minutes since 1970 of the instant, and from the window's middle to it. */
   tMin: number
   fromNoon: number
 }
 
 /**
  * Stage 1, over every near-earth record of the window: the plane test with
- * noon's plane, allowing for the node's turn since (a turn moves the normal
+ * the middle's plane, allowing for the node's turn since (a turn moves the normal
  * at most that far). Writes the positions (in NearRecords) of the records
  * that pass, and of those without a bound, into `pass`; returns how many.
  * Kept apart from stage 2 so that this loop, over the whole catalogue, stays
@@ -437,7 +440,7 @@ function planeStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Arr
     const cosZ = cosY * cosE + sinY * sinE
     const sinZ = sinY * cosE - cosY * sinE
     if (reach * cosZ - sinG * sinZ > 0) {
-      // Below 90°: the observer must be within it of noon's plane (normal sin i sin Ω, −sin i cos Ω, cos i).
+      // Below 90°: the observer must be within it of the middle's plane (normal sin i sin Ω, −sin i cos Ω, cos i).
       const sinSpan = sinG * cosZ + reach * sinZ
       const off = sinI[k]! * (sinNode[k]! * ox - cosNode[k]! * oy) + cosI[k]! * oz
       if (off > sinSpan || off < -sinSpan) continue
