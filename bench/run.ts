@@ -34,6 +34,9 @@ interface Measure {
   connections: number
   /** The service's highest RSS while the row ran (sampled every 100 ms), MB. */
   rssPeakMb: number
+  /** CPU the instance (supervisor and workers) spent per request answered, ms, and the cores it used on average. */
+  cpuMsPerRequest: number
+  cores: number
 }
 
 /** Milliseconds from a wrk latency figure such as `1.23ms`, `850.00us` or `1.02s`. */
@@ -44,27 +47,55 @@ function toMs(text: string): number {
   return { us: value / 1000, ms: value, s: value * 1000, m: value * 60_000 }[m[2] as 'us' | 'ms' | 's' | 'm']
 }
 
-async function wrk(pid: number, name: string, url: string, opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string> } = {}): Promise<Measure> {
+/** A process's CPU time so far (user and system), s (0 once it is gone). */
+function processCpuS(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** The CPU time of an instance: the process and the workers it started, s. */
+function cpuS(pid: number): number {
+  return processCpuS(pid) + childrenOf(pid).reduce((sum, child) => sum + processCpuS(child), 0)
+}
+
+async function wrk(
+  pid: number,
+  name: string,
+  url: string,
+  opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string>; warmupS?: number } = {},
+): Promise<Measure> {
+  // The whole instance's RSS and CPU: with --workers, the supervisor's and every worker's.
   const connections = opts.connections ?? 8
   const cmd = ['wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '--timeout', '10s']
   for (const h of opts.headers ?? []) cmd.push('-H', h)
   if (opts.lua) cmd.push('-s', opts.lua)
   cmd.push(url)
   // One second of warm-up first (JIT, tables, compressed bodies), not measured.
-  const warmup = cmd.map((part) => (part === `-d${duration}s` ? '-d1s' : part))
+  const warmup = cmd.map((part) => (part === `-d${duration}s` ? `-d${opts.warmupS ?? 1}s` : part))
   await Bun.spawn(warmup, { stdout: 'ignore', stderr: 'ignore', env: { ...process.env, ...opts.env } }).exited
+  const cpuBefore = cpuS(pid)
+  const began = performance.now()
   const proc = Bun.spawn(cmd, { stdout: 'pipe', stderr: 'pipe', env: { ...process.env, ...opts.env } })
   const peakRss = sampleRssPeak(pid, 100)
   const out = await new Response(proc.stdout).text()
   await proc.exited
+  const cpuSpent = cpuS(pid) - cpuBefore
+  const elapsedS = (performance.now() - began) / 1000
   const rssPeakMb = peakRss()
+  const answered = Number(/(\d+) requests in/.exec(out)?.[1])
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1])
   const p50 = toMs(/^\s+50%\s+(\S+)/m.exec(out)?.[1] ?? '')
   const p99 = toMs(/^\s+99%\s+(\S+)/m.exec(out)?.[1] ?? '')
   const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(out)
   if (non2xx) console.error(`  ${name}: ${non2xx[1]} non-2xx/3xx answers`)
-  const measure = { name, rps, p50Ms: p50, p99Ms: p99, connections, rssPeakMb }
-  console.error(`  ${name.padEnd(34)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  RSS ≤ ${rssPeakMb.toFixed(0)} MB`)
+  const measure = { name, rps, p50Ms: p50, p99Ms: p99, connections, rssPeakMb, cpuMsPerRequest: (cpuSpent * 1000) / answered, cores: cpuSpent / elapsedS }
+  console.error(
+    `  ${name.padEnd(34)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${p50.toFixed(2)} ms  p99 ${p99.toFixed(2)} ms  RSS ≤ ${rssPeakMb.toFixed(0)} MB  CPU ${measure.cpuMsPerRequest.toFixed(3)} ms/req on ${measure.cores.toFixed(2)} cores`,
+  )
   return measure
 }
 
@@ -82,7 +113,7 @@ async function freePort(): Promise<number> {
   return port
 }
 
-/** Starts the executable and returns when its healthcheck answers 200, with the time that took. */
+/** Starts the executable and returns when its healthcheck answers 200, with the time that took (with --workers: the first worker's). */
 async function start(extraArgs: string[]): Promise<Server> {
   const port = await freePort()
   const dataHome = mkdtempSync(join(tmpdir(), 'sattrack-bench-'))
@@ -114,9 +145,27 @@ async function start(extraArgs: string[]): Promise<Server> {
   }
 }
 
+/** A process's RSS, MB (0 once it is gone). */
+function processRssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]) / 1024
+  } catch {
+    return 0
+  }
+}
+
+/** The processes a process started (its workers, with --workers). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number)
+  } catch {
+    return []
+  }
+}
+
+/** The RSS of an instance: the process and the workers it started, MB. */
 function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024
+  return processRssMb(pid) + childrenOf(pid).reduce((sum, child) => sum + processRssMb(child), 0)
 }
 
 /** Samples a process's RSS every `intervalMs` from now on; the function returned stops and gives the highest, MB. */
@@ -130,6 +179,9 @@ function sampleRssPeak(pid: number, intervalMs: number): () => number {
     return peak
   }
 }
+
+/** The embedded elements' stamp (2026-05-30T22:50Z), seconds: the one-off instants near the epoch lie within 20 days of it. */
+const EPOCH_S = 1_780_181_400
 
 async function startupMedian(extraArgs: string[], runs = 7): Promise<number> {
   const times: number[] = []
@@ -160,7 +212,10 @@ async function coldBurstRssMb(server: Server): Promise<number> {
 
 async function suite(label: string, extraArgs: string[]) {
   console.error(`\n${label}`)
+  const at12k = !label.startsWith('30k')
   const startup = await startupMedian(extraArgs)
+  // Issue 22: with one worker per core (12k only).
+  const startupAuto = at12k ? await startupMedian([...extraArgs, '--workers', 'auto']) : Number.NaN
   // The burst on an instance of its own, a second after it is healthy: the answers it builds stay
   // cached (about 20 MB of bodies at 12k), which would raise every later row of the service's.
   const burstServer = await start(extraArgs)
@@ -180,6 +235,8 @@ async function suite(label: string, extraArgs: string[]) {
   const plainLoop = { lua: nearbyScript, env: { NEARBY_PATH: '/bench/plain-nearby', NEARBY_EXTRA: '' } }
   // A random instant within 30 days of now per request: an interval no request asked for before.
   const oneOff = { NEARBY_SPREAD_DAYS: '30' }
+  // Issue 22: a random instant (to the ms) within 20 days of the elements' epoch, as someone asking about last Tuesday.
+  const nearEpoch = { NEARBY_SPREAD_DAYS: '20', NEARBY_CENTER: String(EPOCH_S) }
   const row = (name: string, url: string, opts?: Parameters<typeof wrk>[3]) => wrk(server.pid, name, url, opts)
   const plainRow = (name: string, opts: Parameters<typeof wrk>[3]) => wrk(plainServer.pid, name, plainBase, opts)
   const results: Measure[] = [
@@ -202,18 +259,37 @@ async function suite(label: string, extraArgs: string[]) {
     await row('passes: a night, all passes of stations', base, { connections: 1, lua: nightScript, env: { PASSES_EXTRA: '&group=stations' } }),
   ]
   const rss = rssMb(server.pid)
-  await server.stop()
-  await plainServer.stop()
+  // Issue 22 (12k only): one-off instants near the epoch against the plain loop at such instants, then the
+  // same requests to an instance of two workers; back to back, 16 connections each.
+  let workersRss: { supervisorMb: number; workersMb: number[] } | undefined
+  if (at12k) {
+    // Six seconds of warm-up for these: the windows of the 40 days (two days each) are made as first asked for (~30 ms each, in each worker).
+    results.push(await plainRow('plain loop nearby, one-off instant near the epoch', { connections: 16, warmupS: 6, lua: nearbyScript, env: { ...plainLoop.env, ...nearEpoch } }))
+    results.push(await row('nearby basic, one-off instant near the epoch', base, { connections: 16, warmupS: 6, ...nearby('', nearEpoch) }))
+    await server.stop()
+    await plainServer.stop()
+    const two = await start([...extraArgs, '--workers', '2'])
+    const twoBase = `http://127.0.0.1:${two.port}`
+    const twoRow = (name: string, url: string, opts?: Parameters<typeof wrk>[3]) => wrk(two.pid, name, url, opts)
+    results.push(await twoRow('2 workers: nearby basic, one-off instant near the epoch', twoBase, { connections: 16, warmupS: 6, ...nearby('', nearEpoch) }))
+    results.push(await twoRow('2 workers: nearby basic (random observer)', twoBase, { connections: 16, ...nearby('') }))
+    results.push(await twoRow('2 workers: healthcheck', `${twoBase}/api/v1/service/healthcheck`, { connections: 16 }))
+    workersRss = { supervisorMb: processRssMb(two.pid), workersMb: childrenOf(two.pid).map(processRssMb) }
+    await two.stop()
+  } else {
+    await server.stop()
+    await plainServer.stop()
+  }
   // Issue 18 (12k only): heavy floods, abandoned requests and track floods, on an instance of their own.
   let hard: Hardening | undefined
-  if (!label.startsWith('30k')) {
+  if (at12k) {
     // Every stream from one address: let one client hold all 64 (the default share is a quarter of --max-streams).
     const hardServer = await start([...extraArgs, '--max-streams-per-client', '64'])
     hard = await hardening(hardServer, duration)
     await hardServer.stop()
     console.error(hardeningTable(hard))
   }
-  return { label, startup, rss, burstRss, results, hard }
+  return { label, startup, startupAuto, rss, burstRss, results, hard, workersRss }
 }
 
 function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
@@ -226,16 +302,39 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
   const plainOne = by('plain loop nearby, 1 connection')
   const oneOff = by('nearby basic, one-off time')
   const plainOneOff = by('plain loop nearby, one-off time')
+  const nearEpoch = s.results.find((r) => r.name === 'nearby basic, one-off instant near the epoch')
+  const plainNearEpoch = s.results.find((r) => r.name === 'plain loop nearby, one-off instant near the epoch')
+  const twoNearEpoch = s.results.find((r) => r.name === '2 workers: nearby basic, one-off instant near the epoch')
   const rows = s.results.map(
     (r) =>
-      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.rps / plain.rps).toFixed(1)}× | ${(r.rps / hello.rps).toFixed(3)} | ${r.rssPeakMb.toFixed(0)} |`,
+      `| ${r.name} | ${r.connections} | ${r.rps.toFixed(0)} | ${r.p50Ms.toFixed(2)} | ${r.p99Ms.toFixed(2)} | ${(r.rps / plain.rps).toFixed(1)}× | ${(r.rps / hello.rps).toFixed(3)} | ${r.rssPeakMb.toFixed(0)} | ${r.cpuMsPerRequest.toFixed(3)} | ${r.cores.toFixed(2)} |`,
   )
   // The service's own rows (not the bench-only hello world and plain loop).
-  const serviceRssPeak = Math.max(...s.results.filter((r) => r.name !== 'hello world' && !r.name.startsWith('plain loop')).map((r) => r.rssPeakMb))
+  const serviceRssPeak = Math.max(...s.results.filter((r) => r.name !== 'hello world' && !r.name.startsWith('plain loop') && !r.name.startsWith('2 workers')).map((r) => r.rssPeakMb))
   const at30k = s.label.startsWith('30k')
   // Issue 4's goals are for the 12k snapshot, except the throughput ratio, which has its own 30k goal.
   const mark = (ok: boolean) => (ok ? 'met' : 'missed')
   const goal = (text: string, ok: boolean) => (at30k ? `(12k goal: ${text})` : `${text}: ${mark(ok)}`)
+  const goals22: [string, string, string][] =
+    nearEpoch && plainNearEpoch && twoNearEpoch && s.workersRss
+      ? [
+          ['nearby at one-off instants near the epoch vs the plain loop at such instants (1 worker)', `${(nearEpoch.rps / plainNearEpoch.rps).toFixed(1)}×`, `≥ 20×: ${mark(nearEpoch.rps / plainNearEpoch.rps >= 20)}`],
+          ['the same, in CPU per request (whatever cores each got)', `${(plainNearEpoch.cpuMsPerRequest / nearEpoch.cpuMsPerRequest).toFixed(1)}× (${nearEpoch.cpuMsPerRequest.toFixed(2)} ms against ${plainNearEpoch.cpuMsPerRequest.toFixed(1)} ms)`, ''],
+          [
+            '2 workers vs 1, nearby at one-off instants near the epoch',
+            `${(twoNearEpoch.rps / nearEpoch.rps).toFixed(2)}× (on ${twoNearEpoch.cores.toFixed(2)} cores against ${nearEpoch.cores.toFixed(2)}; CPU per request ${twoNearEpoch.cpuMsPerRequest.toFixed(2)} ms against ${nearEpoch.cpuMsPerRequest.toFixed(2)})`,
+            `≥ 1.6×: ${mark(twoNearEpoch.rps / nearEpoch.rps >= 1.6)}`,
+          ],
+          ['nearby throughput at "now" vs the healthcheck', `1/${(health.rps / nearbyBasic.rps).toFixed(1)}`, `≥ 1/30: ${mark(health.rps / nearbyBasic.rps <= 30)}`],
+          ['startup to healthy, 1 worker (median of 7)', `${s.startup.toFixed(0)} ms`, `≤ 150 ms: ${mark(s.startup <= 150)}`],
+          ['startup to healthy, --workers auto (median of 7)', `${s.startupAuto.toFixed(0)} ms`, `≤ 300 ms: ${mark(s.startupAuto <= 300)}`],
+          [
+            'RSS of an instance of 2 workers after its rows',
+            `supervisor ${s.workersRss.supervisorMb.toFixed(0)} MB, workers ${s.workersRss.workersMb.map((m) => m.toFixed(0)).join(' and ')} MB`,
+            'documented (README: what each worker costs)',
+          ],
+        ]
+      : []
   const goals: [string, string, string][] = [
     ['nearby throughput vs the plain loop', `${(nearbyBasic.rps / plain.rps).toFixed(1)}×`, at30k ? `≥ 10×: ${mark(nearbyBasic.rps / plain.rps >= 10)}` : `≥ 20×: ${mark(nearbyBasic.rps / plain.rps >= 20)}`],
     ['nearby at one-off instants vs the plain loop at such instants', `${(oneOff.rps / plainOneOff.rps).toFixed(1)}×`, 'none in the table (point 1: no per-request propagation of the whole catalogue)'],
@@ -259,13 +358,14 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
   return [
     `### ${s.label}`,
     '',
-    '| endpoint | connections | requests/s | p50 ms | p99 ms | vs plain loop | vs hello world | RSS peak MB |',
-    '|---|---|---|---|---|---|---|---|',
+    '| endpoint | connections | requests/s | p50 ms | p99 ms | vs plain loop | vs hello world | RSS peak MB | CPU ms/request | cores used |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
     '| measure | result | goal (issue 4) |',
     '|---|---|---|',
     ...goals.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`),
+    ...(goals22.length > 0 ? ['', '| measure (issue 22) | result | goal |', '|---|---|---|', ...goals22.map(([k, v, g]) => `| ${k} | ${v} | ${g} |`)] : []),
     '',
     '| measure (issue 20) | result | goal |',
     '|---|---|---|',
@@ -287,7 +387,8 @@ const report = [
   '# Benchmarks',
   '',
   `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
-  'Each nearby request asks for a different random observer (bench/random-observer.lua); the one-off rows also for a random `time` within 30 days of now, to the millisecond, so each asks for an instant without position tables.',
+  'Each nearby request asks for a different random observer (bench/random-observer.lua); the one-off rows also for a random `time` to the millisecond, so each asks for an instant without position tables: within 30 days of now (six months from the elements), or within 20 days of the elements\' epoch ("near the epoch", at 16 connections and after 6 s of warm-up: each worker makes a day\'s window as first asked for, issue 22).',
+  'The "2 workers" rows run against an instance started with --workers 2 right after the one-worker rows; its RSS is the supervisor\'s and both workers\' together. The machine is shared with other work: ratios come from rows of the same run, measured back to back. CPU ms/request is the CPU time the instance (all its processes) spent per answer while wrk ran, and "cores used" that time over the run\'s duration: throughput on a machine whose cores are busy with other work follows the cores the service got.',
   'Each passes request (GET /api/v1/passes) asks for a different random observer between 60°S and 60°N and the 12 hours from 18:00 local mean solar time on 2026-05-30, near the data (bench/random-night.lua): a night wherever the observer is.',
   'Every instance runs with --max-element-age off, so that answers at "now" propagate the months-old embedded elements as before (decay and plausible heights still apply). ' +
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',

@@ -1,21 +1,34 @@
-/** Entry of the executable: heap options → config → catalogue (--snapshot or the embedded snapshot, with the newer groups of the cache) → server → refresh → signals. */
+/**
+ * Entry of the executable: heap options → config → catalogue (--snapshot or the
+ * embedded snapshot, with the newer groups of the cache) → server → refresh →
+ * signals. With --workers above 1, this process becomes the supervisor of that
+ * many copies of itself (src/io/supervise.ts), each of which runs this same
+ * path as a worker: it serves, while refresh, reload and the instance-wide
+ * limits are the supervisor's (src/io/worker-link.ts).
+ */
 // First: it may execute the process again, before anything else is loaded.
 import './io/relaunch.ts'
 import { createApp, type Lifecycle } from './http/app.ts'
 import type { Catalog } from './domain/catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
 import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
-import { logRefusedSets, Refresher, redactUrl, warnIfStale } from './io/refresh.ts'
+import type { ElementGroup } from './domain/catalog/groups.ts'
+import { logRefusedSets, Refresher, redactUrl } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
-import { planReload } from './domain/catalog/reload.ts'
-import { planStart, type StartInputs, startLogFields } from './domain/catalog/startup.ts'
+import { planStart, type StartInputs, type StartPlan, startLogFields } from './domain/catalog/startup.ts'
 import { CatalogStore } from './domain/catalog/store.ts'
+import { catalogFromTransfer, catalogTransfer } from './domain/catalog/transfer.ts'
 import { parseConfig } from './config.ts'
 import { log } from './io/log.ts'
-import { type Activity, MemoryTrim } from './io/memory.ts'
+import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
+import { reloadOnSighup } from './io/reload.ts'
 import { stopOnSignals } from './io/shutdown.ts'
+import { supervise } from './io/supervise.ts'
+import { WorkerLink, workerIdentity } from './io/worker-link.ts'
 import { freshness } from './domain/orbit/freshness.ts'
 import { versionText } from './io/version.ts'
+import { RateLimiter } from './http/plugins/rate-limit.ts'
+import { availableParallelism } from 'node:os'
 
 const startedAtMs = Date.now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
@@ -28,62 +41,104 @@ if (parsed.kind === 'error') {
   process.exit(2)
 }
 const { config } = parsed
-log.configure({ level: config.logLevel, format: config.logFormat })
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error))
-
-// The base is --snapshot when given (in place of the embedded snapshot), else the embedded snapshot;
-// the data-dir cache competes with it group by group (see startup.ts).
-let base: StartInputs['base']
-try {
-  base = config.snapshot
-    ? { source: 'snapshot', snapshot: await loadSnapshotPath(config.snapshot) }
-    : { source: 'embedded', snapshot: await loadEmbeddedSnapshot() }
-} catch (error) {
-  console.error(`sattrack: ${message(error)}`)
-  process.exit(2)
-}
-// Temporary files a process killed while writing the cache left behind.
-const leftovers = await removeStaleTemporaries(config.dataDir, Date.now())
-if (leftovers.length > 0) log.info('removed temporary cache files left by an interrupted write', { dataDir: config.dataDir, files: leftovers })
-const cache = await readCache(config.dataDir)
-if (cache.kind === 'invalid') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
-const startInputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
-const start = planStart(startInputs)
-if (!start.ok) {
-  console.error(`sattrack: ${start.error}${start.examples?.[0] ? ` (first: ${start.examples[0]})` : ''}`)
-  process.exit(2)
-}
-const report = start.plan
-if (report.cacheIgnored !== null && cache.kind === 'ok') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: report.cacheIgnored })
-for (const warning of report.warnings) log.warn(warning.message, warning.fields)
-const skipped = Object.values(report.invalidByGroup).reduce((a, b) => a + b, 0)
-if (skipped > 0 || Object.keys(report.unreadableGroups).length > 0) {
-  log.warn('skipped invalid element sets', {
-    count: skipped,
-    byGroup: report.invalidByGroup,
-    unreadableGroups: report.unreadableGroups,
-    examples: report.examples,
+// This process is a worker of an instance when its supervisor said so (WORKER_ENV) and opened the channel to it.
+const worker = process.send ? workerIdentity(process.env) : null
+log.configure({ level: config.logLevel, format: config.logFormat, context: worker ? { worker: worker.slot } : null })
+const workers = config.workers === 'auto' ? availableParallelism() : config.workers
+if (worker === null && workers > 1) {
+  await supervise({
+    settings: {
+      workers,
+      port: config.port,
+      host: config.host,
+      snapshot: config.snapshot,
+      dataDir: config.dataDir,
+      maxElementAgeMs: config.maxElementAgeMs,
+      shutdownTimeoutMs: config.shutdownTimeoutMs,
+      maxStreams: config.maxStreams,
+      maxStreamsPerClient: config.maxStreamsPerClient,
+      refresh: config.refreshUrl
+        ? { url: config.refreshUrl, intervalMs: config.refreshIntervalMs, groups: config.refreshGroups, format: config.refreshFormat, timeoutMs: config.refreshTimeoutMs }
+        : null,
+    },
+    rate: config.rateLimit ? new RateLimiter(config.rateLimit) : null,
+    // The heap options go to the workers in their environment (the supervisor itself skipped the relaunch).
+    command: { file: process.execPath, args: selfArgs({ argv: process.argv, execArgv: process.execArgv, execPath: process.execPath, main: Bun.main }), env: { ...HEAP_OPTIONS, ...process.env } },
   })
 }
-logRefusedSets(log, 'start', report.refused)
+const link = worker ? new WorkerLink(worker.slot) : null
+// A worker started in place of one that died takes the instance's catalogue from the supervisor; the others start from the files.
+const fromSupervisor = worker?.source === 'supervisor'
+// The start's details are logged once per instance: by a single process, or by worker 1's first start.
+const startLog = worker === null || (worker.slot === 1 && !fromSupervisor)
 
-const store = new CatalogStore(report.catalog, { maxElementAgeMs: config.maxElementAgeMs })
-const refresher = config.refreshUrl
-  ? new Refresher({
-      store,
-      settings: {
-        url: config.refreshUrl,
-        intervalMs: config.refreshIntervalMs,
-        groups: config.refreshGroups ?? Object.keys(report.catalog.groupCounts),
-        format: config.refreshFormat,
-        timeoutMs: config.refreshTimeoutMs,
-      },
-      persist: (contents) => writeCache(config.dataDir, contents),
-      // The payloads behind the groups taken from the cache: the first round asks for them conditionally.
-      initialPayloads: cache.kind === 'ok' ? cache.cache.groups.filter((g) => report.cacheGroupsUsed.includes(g.group)) : undefined,
-      onSwap: () => warmInSlices(store.current),
-    })
-  : null
+/**
+ * The catalogue a start from the files gives: --snapshot when given (in place of
+ * the embedded snapshot), else the embedded snapshot; the data-dir cache
+ * competes with it group by group (see startup.ts). Logs what the start found
+ * (once per instance: `startLog`). Exits on a base that cannot be used.
+ */
+async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: ElementGroup[] }> {
+  let base: StartInputs['base']
+  try {
+    base = config.snapshot
+      ? { source: 'snapshot', snapshot: await loadSnapshotPath(config.snapshot) }
+      : { source: 'embedded', snapshot: await loadEmbeddedSnapshot() }
+  } catch (error) {
+    console.error(`sattrack: ${message(error)}`)
+    process.exit(2)
+  }
+  const quiet = !startLog
+  // Temporary files a process killed while writing the cache left behind.
+  const leftovers = await removeStaleTemporaries(config.dataDir, Date.now())
+  if (leftovers.length > 0 && !quiet) log.info('removed temporary cache files left by an interrupted write', { dataDir: config.dataDir, files: leftovers })
+  const cache = await readCache(config.dataDir)
+  if (cache.kind === 'invalid' && !quiet) log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
+  const inputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
+  const start = planStart(inputs)
+  if (!start.ok) {
+    console.error(`sattrack: ${start.error}${start.examples?.[0] ? ` (first: ${start.examples[0]})` : ''}`)
+    process.exit(2)
+  }
+  const report = start.plan
+  if (!quiet) {
+    if (report.cacheIgnored !== null && cache.kind === 'ok') log.warn('ignoring the cache in the data dir', { path: cache.path, reason: report.cacheIgnored })
+    for (const warning of report.warnings) log.warn(warning.message, warning.fields)
+    const skipped = Object.values(report.invalidByGroup).reduce((a, b) => a + b, 0)
+    if (skipped > 0 || Object.keys(report.unreadableGroups).length > 0) {
+      log.warn('skipped invalid element sets', {
+        count: skipped,
+        byGroup: report.invalidByGroup,
+        unreadableGroups: report.unreadableGroups,
+        examples: report.examples,
+      })
+    }
+    logRefusedSets(log, 'start', report.refused)
+  }
+  return { plan: report, inputs, cached: cache.kind === 'ok' ? cache.cache.groups : [] }
+}
+
+const started = fromSupervisor ? null : await startFromFiles()
+const store = new CatalogStore(started ? started.plan.catalog : catalogFromTransfer(await link!.firstCatalog()), { maxElementAgeMs: config.maxElementAgeMs })
+// A worker never refreshes: the supervisor does, for the instance.
+const refresher =
+  config.refreshUrl && started && !worker
+    ? new Refresher({
+        store,
+        settings: {
+          url: config.refreshUrl,
+          intervalMs: config.refreshIntervalMs,
+          groups: config.refreshGroups ?? Object.keys(started.plan.catalog.groupCounts),
+          format: config.refreshFormat,
+          timeoutMs: config.refreshTimeoutMs,
+        },
+        persist: (contents) => writeCache(config.dataDir, contents),
+        // The payloads behind the groups taken from the cache: the first round asks for them conditionally.
+        initialPayloads: started.cached.filter((g) => started.plan.cacheGroupsUsed.includes(g.group)),
+        onSwap: () => warmInSlices(store.current),
+      })
+    : null
 
 const activity: Activity = { requests: 0 }
 const lifecycle: Lifecycle = { draining: false }
@@ -92,29 +147,40 @@ const app = createApp({
   store,
   corsOrigin: config.corsOrigin,
   startedAtMs,
-  refreshStatus: refresher ? () => refresher.status() : undefined,
+  refreshStatus: link ? () => link.refreshStatus() : refresher ? () => refresher.status() : undefined,
   benchRoutes: config.benchRoutes,
   compat: config.compat,
   warm: true,
   // The test suite checks every answer against its schema; the service does not pay for it per request.
   checkResponses: false,
   activity,
-  streams: { maxStreams: config.maxStreams, maxStreamsPerClient: config.maxStreamsPerClient ?? undefined },
+  streams: {
+    maxStreams: config.maxStreams,
+    maxStreamsPerClient: config.maxStreamsPerClient ?? undefined,
+    // A worker's streams count against the instance's caps, which the supervisor holds.
+    slots: link ? { acquire: (client) => link.acquireStream(client), release: (client) => link.releaseStream(client) } : undefined,
+  },
   operations: {
     accessLog: config.accessLog,
     metrics: config.metrics,
     rateLimit: config.rateLimit,
+    // A worker spends the instance's budgets, which the supervisor holds.
+    rateBudget: link && config.rateLimit ? { rate: config.rateLimit, take: (client, nowMs) => link.takeRate(client, nowMs) } : undefined,
+    instance: link
+      ? { worker: link.slot, provide: (local) => link.provideFamilies(local), gather: () => link.gather(), inFlight: () => app.server?.pendingRequests ?? 0 }
+      : undefined,
     trustProxy: config.trustProxy,
-    refreshCounts: refresher ? () => refresher.counts() : undefined,
+    refreshCounts: link ? () => link.refreshCounts() : refresher ? () => refresher.counts() : undefined,
   },
 })
 try {
   // Elysia asks for SO_REUSEPORT by default: a second instance started on a taken port would
   // silently share its traffic instead of failing with "cannot listen".
   app.listen({
-    port: config.port,
+    // A worker binds the port its supervisor chose, shared with the other workers (the supervisor checked that no one else holds it).
+    port: worker?.port ?? config.port,
     hostname: config.host,
-    reusePort: false,
+    reusePort: worker !== null,
     // Production mode whatever NODE_ENV says: Bun's development mode answers an uncaught error with
     // an HTML page holding the stack, the working directory and the app's source.
     development: false,
@@ -133,11 +199,34 @@ try {
   const code = (error as { code?: string }).code
   process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
 }
-log.info('catalogue loaded', startLogFields(startInputs, report))
-const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
-if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
-else log.info('data freshness', { summary: dataFreshness.summary })
-log.info('listening', { url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}` })
+if (started && startLog) {
+  log.info('catalogue loaded', startLogFields(started.inputs, started.plan))
+  const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
+  if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
+  else log.info('data freshness', { summary: dataFreshness.summary })
+}
+const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}`
+if (link) {
+  // The supervisor logs the instance's address once all its workers listen.
+  log.info('worker listening', { url, pid: process.pid, catalogue: fromSupervisor ? 'the supervisor\'s' : 'from the files' })
+  link.listening()
+  // The first worker to listen is asked for its catalogue (the supervisor's from then on).
+  link.provideCatalog(() => ({ transfer: catalogTransfer(store.current), cacheGroupsUsed: started?.plan.cacheGroupsUsed ?? [] }))
+  // Every later catalogue comes from the supervisor: swapped in at once (the version is checked in catalogFromTransfer).
+  link.onCatalog((transfer) => {
+    try {
+      store.swap(catalogFromTransfer(transfer))
+    } catch (error) {
+      log.error('the catalogue the supervisor sent cannot be used; the one held is kept', { reason: message(error) })
+      return
+    }
+    log.info('catalogue replaced by the supervisor\'s', { version: store.current.version, satellites: store.current.size })
+    link.serving(store.current.version, true)
+    warmInSlices(store.current)
+  })
+  // Its version, hashed after the first requests have been served: the supervisor checks it is the instance's.
+  setTimeout(() => link.serving(store.current.version, false), 0)
+} else log.info('listening', { url })
 if (refresher) {
   log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
@@ -158,61 +247,13 @@ function warmInSlices(catalog: Catalog, from = 0): void {
 /** On a stop, how long requests already sent may take to be read before the listener closes, ms. */
 const DRAIN_SETTLE_MS = 100
 
-// SIGHUP reloads --snapshot from disk: the file competes with the catalogue held by the overlay rule, and a
-// new catalogue is swapped in in one step; a file that cannot be read or holds nothing valid changes nothing.
-let reloading = false
-process.on('SIGHUP', () => {
-  if (!config.snapshot) {
-    log.warn('SIGHUP: there is no --snapshot to reload; nothing changed')
-    return
-  }
-  if (reloading) {
-    log.warn('SIGHUP: a reload is already running; this one is ignored', { path: config.snapshot })
-    return
-  }
-  reloading = true
-  void reloadSnapshot(config.snapshot).finally(() => {
-    reloading = false
-  })
-})
-
-async function reloadSnapshot(path: string): Promise<void> {
-  let file
-  try {
-    file = await loadSnapshotPath(path)
-  } catch (error) {
-    log.error('reload: --snapshot cannot be used; nothing changed', { path, reason: message(error) })
-    return
-  }
-  const plan = planReload(store.current, file, Date.now())
-  if (!plan.ok) {
-    log.error('reload: --snapshot cannot be used; nothing changed', {
-      path,
-      reason: plan.error,
-      ...(Object.keys(plan.unreadableGroups).length > 0 ? { unreadableGroups: plan.unreadableGroups } : {}),
-      ...(plan.examples.length > 0 ? { examples: plan.examples } : {}),
-    })
-    return
-  }
-  if (plan.warning) log.warn(plan.warning.message, plan.warning.fields)
-  if (Object.keys(plan.unreadableGroups).length > 0) {
-    log.warn('reload: files of --snapshot that cannot be read; their groups keep what they had', { path, unreadableGroups: plan.unreadableGroups })
-  }
-  const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
-  if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })
-  logRefusedSets(log, 'reload', plan.refused, { path })
-  if (!plan.catalog) {
-    log.info('reload: --snapshot brings nothing new; nothing swapped', { path, ...plan.changes })
-    return
-  }
-  store.swap(plan.catalog)
-  log.info('reload: catalogue replaced', { path, ...plan.changes })
-  warnIfStale(store.current, Date.now())
-  // The store serves the catalogue under the configured validity policy: warm that one.
-  warmInSlices(store.current)
-}
+// SIGHUP reloads --snapshot from disk (src/io/reload.ts); the store serves the catalogue under the configured
+// validity policy: warm that one. In a worker, SIGHUP asks the supervisor, which reloads for every worker.
+if (link) process.on('SIGHUP', () => link.reload())
+else reloadOnSighup(() => store, config.snapshot, (catalog) => warmInSlices(catalog))
 
 const server = app.server
+let workerStopping = false
 stopOnSignals({
   target: {
     drain: async () => {
@@ -236,6 +277,20 @@ stopOnSignals({
     stopTrim()
     // Live streams never end by themselves: close them so the drain does not wait out the grace period.
     app.store.streams.closeAll()
+    // The channel to the supervisor would keep the event loop alive (and `settled` waiting) for ever.
+    if (link) {
+      workerStopping = true
+      setTimeout(() => process.disconnect?.(), DRAIN_SETTLE_MS)
+    }
   },
   log,
+  // A worker stops on its supervisor's SIGTERM; a terminal's Ctrl-C reaches the supervisor, which passes it on.
+  signals: link ? ['SIGTERM'] : undefined,
 })
+if (link) {
+  process.on('SIGINT', () => {})
+  // The supervisor is gone (killed): stop as on SIGTERM, finishing the requests in flight.
+  link.onDisconnect(() => {
+    if (!workerStopping) process.kill(process.pid, 'SIGTERM')
+  })
+}

@@ -15,14 +15,14 @@ import { passesModule } from './routes/passes/index.ts'
 import { skyPassesModule } from './routes/sky-passes/index.ts'
 import { satellitesModule } from './routes/satellites/index.ts'
 import { HEALTHCHECK_PATH, serviceModule } from './routes/service/index.ts'
-import { METRICS_PATH, metricsModule, type RefreshCounts } from './routes/metrics/index.ts'
+import { type InstanceMetrics, METRICS_PATH, metricsModule, type RefreshCounts } from './routes/metrics/index.ts'
 import { type StreamOptions, streamModule } from './routes/stream/index.ts'
 import { tracksModule } from './routes/tracks/index.ts'
 import { webModule } from './routes/web/index.ts'
 import { docs } from './plugins/docs.ts'
 import { hostProblem, isAbsoluteUrl, requestPath, shown } from './plugins/edge.ts'
 import { ApiError, errors } from './plugins/errors.ts'
-import { limits } from './plugins/limits.ts'
+import { limits, type RateBudget } from './plugins/limits.ts'
 import { type EarlyAnswers, HttpMetrics, observe } from './plugins/observe.ts'
 import { type RateLimit, RateLimiter } from './plugins/rate-limit.ts'
 import { securityHeaders } from './plugins/security-headers.ts'
@@ -69,6 +69,10 @@ export interface OperationsOptions {
   metrics?: boolean
   /** Requests per client and window; null or absent: no limit. */
   rateLimit?: RateLimit | null
+  /** Where the rate limit's budgets are kept when not in this process (--workers: the supervisor); `rateLimit` then only names the rate. */
+  rateBudget?: RateBudget
+  /** With --workers: /metrics shows every worker of the instance (see src/http/routes/metrics). */
+  instance?: InstanceMetrics
   /** Identify clients by X-Forwarded-For (behind a proxy that sets it). */
   trustProxy?: boolean
   /** Refresh rounds that succeeded and failed (for /metrics). */
@@ -161,7 +165,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
     .use(observe({ metrics: httpMetrics, accessLog: ops.accessLog ?? false, early }))
     .use(
       limits({
-        rateLimiter: ops.rateLimit ? new RateLimiter(ops.rateLimit) : null,
+        rateLimiter: ops.rateLimit ? (ops.rateBudget ?? new RateLimiter(ops.rateLimit)) : null,
         trustProxy: ops.trustProxy,
         rateLimitExempt: [HEALTHCHECK_PATH, METRICS_PATH],
         clock,
@@ -179,7 +183,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
     .use(webModule(context))
     .use(compatModule(context, { families: compat, engine }))
   if (httpMetrics) {
-    app.use(metricsModule(context, { http: httpMetrics, refreshStatus, refreshCounts: ops.refreshCounts, startedAtMs: startedAtMs ?? clock() }))
+    app.use(metricsModule(context, { http: httpMetrics, refreshStatus, refreshCounts: ops.refreshCounts, startedAtMs: startedAtMs ?? clock(), instance: ops.instance }))
   }
   if (benchRoutes) app.use(benchModule(context))
   return app

@@ -33,25 +33,28 @@ const stdout: Sink = (line) => process.stdout.write(`${line}\n`)
 let threshold = RANK.info
 let format: LogFormat = 'json'
 let sink: Sink = stdout
+/** Fields every line carries (a worker process: `worker`), before its own. */
+let context: Record<string, unknown> | undefined
 
 function write(level: LogLevel, msg: string, fields?: Record<string, unknown>): void {
   if (RANK[level] < threshold) return
-  sink(formatLine(format, new Date(), level, msg, fields))
+  sink(formatLine(format, new Date(), level, msg, context ? { ...context, ...fields } : fields))
 }
 
 export const log = {
   setLevel(level: LogLevel): void {
     threshold = RANK[level]
   },
-  /** Level and format from the configuration; `sink` replaces stdout (tests). */
-  configure(options: { level?: LogLevel; format?: LogFormat; sink?: Sink | null }): void {
+  /** Level and format from the configuration; `sink` replaces stdout (tests); `context`: fields on every line (null: none). */
+  configure(options: { level?: LogLevel; format?: LogFormat; sink?: Sink | null; context?: Record<string, unknown> | null }): void {
     if (options.level) threshold = RANK[options.level]
     if (options.format) format = options.format
     if (options.sink !== undefined) sink = options.sink ?? stdout
+    if (options.context !== undefined) context = options.context ?? undefined
   },
   enabled: (level: LogLevel) => RANK[level] >= threshold,
   /** An access-log line (`--access-log`): written at level info whatever `--log-level` says. */
-  access: (msg: string, fields: Record<string, unknown>) => sink(formatLine(format, new Date(), 'info', msg, fields)),
+  access: (msg: string, fields: Record<string, unknown>) => sink(formatLine(format, new Date(), 'info', msg, context ? { ...context, ...fields } : fields)),
   debug: (msg: string, fields?: Record<string, unknown>) => write('debug', msg, fields),
   info: (msg: string, fields?: Record<string, unknown>) => write('info', msg, fields),
   warn: (msg: string, fields?: Record<string, unknown>) => write('warn', msg, fields),

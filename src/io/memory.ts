@@ -123,10 +123,14 @@ export function relaunchCommand(facts: ProcessFacts): { file: string; args: stri
   if (Object.keys(HEAP_OPTIONS).every((name) => facts.env[name] !== undefined)) return null
   const env: Record<string, string> = { ...HEAP_OPTIONS }
   for (const [name, value] of Object.entries(facts.env)) if (value !== undefined) env[name] = value
+  return { file: facts.execPath, args: selfArgs(facts), env }
+}
+
+/** The command line that runs this program again with the same arguments (argv[0] first): the relaunch, and each worker of --workers. */
+export function selfArgs(facts: Omit<ProcessFacts, 'env'>): string[] {
   // argv is [runtime, entry, ...arguments]; a compiled executable is itself the runtime and the entry.
   const compiled = facts.main.startsWith('/$bunfs/')
-  const args = compiled ? [facts.execPath, ...facts.argv.slice(2)] : [facts.execPath, ...facts.execArgv, ...facts.argv.slice(1)]
-  return { file: facts.execPath, args, env }
+  return compiled ? [facts.execPath, ...facts.argv.slice(2)] : [facts.execPath, ...facts.execArgv, ...facts.argv.slice(1)]
 }
 
 /** A full, synchronous garbage collection (a pause of ~10 ms on this service's heap). */

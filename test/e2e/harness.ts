@@ -5,7 +5,7 @@
  * Nothing here reaches any host other than 127.0.0.1 (and ::1).
  */
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { connect, createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { HEAP_OPTIONS } from '../../src/io/memory.ts'
@@ -228,3 +228,80 @@ export function mediaType(headers: Headers): string {
 
 /** ISO 8601 UTC with milliseconds, as docs/contract.md requires for every timestamp. */
 export const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
+
+/**
+ * Load for a stop that must lose nothing (stop.test.ts, workers.test.ts): keep-alive clients sending
+ * one request after another, counting what is answered and what is lost.
+ */
+export interface Outcome {
+  answered: number
+  /** Answers that carried Connection: close. */
+  closing: number
+  /** Requests sent on a connection already answered before, that got a reset or an end with no answer. */
+  lost: string[]
+  /** Requests on a fresh connection that was refused or reset before any answer (never taken by the service). */
+  notTaken: number
+}
+
+/** `clients` keep-alive clients, each sending `path` again as soon as it is answered; reconnecting after Connection: close. */
+export function keepAliveLoad(port: number, clients: number, path: string) {
+  const outcome: Outcome = { answered: 0, closing: 0, lost: [], notTaken: 0 }
+  let stopping = false
+  const client = (): Promise<void> =>
+    new Promise((resolve) => {
+      const socket = connect(port, LOOPBACK)
+      let buffer = ''
+      let outstanding = false
+      let answeredHere = 0
+      const send = () => {
+        outstanding = true
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+      }
+      const fail = (why: string) => {
+        if (!outstanding) return
+        outstanding = false
+        if (answeredHere === 0) outcome.notTaken++
+        else outcome.lost.push(why)
+      }
+      socket.on('connect', send)
+      socket.on('data', (chunk) => {
+        buffer += chunk.toString('latin1')
+        for (;;) {
+          const headEnd = buffer.indexOf('\r\n\r\n')
+          if (headEnd < 0) return
+          const head = buffer.slice(0, headEnd)
+          const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0)
+          if (buffer.length < headEnd + 4 + length) return
+          buffer = buffer.slice(headEnd + 4 + length)
+          outstanding = false
+          answeredHere++
+          outcome.answered++
+          if (/\r\nconnection: close/i.test(head)) {
+            outcome.closing++
+            socket.end()
+            if (!stopping) void client().then(resolve)
+            else resolve()
+            return
+          }
+          if (stopping) {
+            socket.end()
+            return resolve()
+          }
+          send()
+        }
+      })
+      socket.on('error', (error: NodeJS.ErrnoException) => fail(String(error.code)))
+      socket.on('close', () => {
+        fail('closed with no answer')
+        resolve()
+      })
+    })
+  const all = Promise.all(Array.from({ length: clients }, client))
+  return {
+    outcome,
+    finish: async () => {
+      stopping = true
+      await Promise.race([all, Bun.sleep(5_000)])
+    },
+  }
+}

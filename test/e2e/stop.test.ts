@@ -7,83 +7,9 @@
  * both are counted apart, and never on a connection that had been answered.
  */
 import { describe, expect, setDefaultTimeout, test } from 'bun:test'
-import { connect } from 'node:net'
-import { LOOPBACK, startService } from './harness.ts'
+import { keepAliveLoad, startService } from './harness.ts'
 
 setDefaultTimeout(60_000)
-
-interface Outcome {
-  answered: number
-  /** Answers that carried Connection: close. */
-  closing: number
-  /** Requests sent on a connection already answered before, that got a reset or an end with no answer. */
-  lost: string[]
-  /** Requests on a fresh connection that was refused or reset before any answer (never taken by the service). */
-  notTaken: number
-}
-
-/** `clients` keep-alive clients, each sending `path` again as soon as it is answered; reconnecting after Connection: close. */
-function keepAliveLoad(port: number, clients: number, path: string) {
-  const outcome: Outcome = { answered: 0, closing: 0, lost: [], notTaken: 0 }
-  let stopping = false
-  const client = (): Promise<void> =>
-    new Promise((resolve) => {
-      const socket = connect(port, LOOPBACK)
-      let buffer = ''
-      let outstanding = false
-      let answeredHere = 0
-      const send = () => {
-        outstanding = true
-        socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
-      }
-      const fail = (why: string) => {
-        if (!outstanding) return
-        outstanding = false
-        if (answeredHere === 0) outcome.notTaken++
-        else outcome.lost.push(why)
-      }
-      socket.on('connect', send)
-      socket.on('data', (chunk) => {
-        buffer += chunk.toString('latin1')
-        for (;;) {
-          const headEnd = buffer.indexOf('\r\n\r\n')
-          if (headEnd < 0) return
-          const head = buffer.slice(0, headEnd)
-          const length = Number(/\r\ncontent-length: (\d+)/i.exec(head)?.[1] ?? 0)
-          if (buffer.length < headEnd + 4 + length) return
-          buffer = buffer.slice(headEnd + 4 + length)
-          outstanding = false
-          answeredHere++
-          outcome.answered++
-          if (/\r\nconnection: close/i.test(head)) {
-            outcome.closing++
-            socket.end()
-            if (!stopping) void client().then(resolve)
-            else resolve()
-            return
-          }
-          if (stopping) {
-            socket.end()
-            return resolve()
-          }
-          send()
-        }
-      })
-      socket.on('error', (error: NodeJS.ErrnoException) => fail(String(error.code)))
-      socket.on('close', () => {
-        fail('closed with no answer')
-        resolve()
-      })
-    })
-  const all = Promise.all(Array.from({ length: clients }, client))
-  return {
-    outcome,
-    finish: async () => {
-      stopping = true
-      await Promise.race([all, Bun.sleep(5_000)])
-    },
-  }
-}
 
 describe('SIGTERM under keep-alive load', () => {
   for (const [name, path] of [

@@ -71,7 +71,7 @@ export function snapshotFromPrepared(json: unknown, where: string): GroupSet {
  * make and to read than objects built key by key); a field the file does not
  * hold, or holds as null, is undefined (`tle`: null).
  */
-function rowReader(fields: readonly string[]): (row: unknown[]) => ElementSet {
+export function rowReader(fields: readonly string[]): (row: unknown[]) => ElementSet {
   const column = (name: keyof ElementSet) => fields.indexOf(name)
   const at = (row: unknown[], i: number): any => (i < 0 || row[i] === null ? undefined : row[i])
   const [noradId, name, intlDesignator, classification, epochMs, meanMotionDot, meanMotionDdot, bstar, ephemerisType, elementSetNo] = (

@@ -24,7 +24,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { reachable } from './reach.ts'
+import { windowCandidates } from './day-windows.ts'
 import { skyConditions, toGeodeticRad } from '../orbit/sky.ts'
 import { sunlightTest } from '../orbit/sunlight-test.ts'
 import { type Band, BAND_SLACK_DEG, bandsOf, type Scan, scanBands } from './declination-bands.ts'
@@ -65,8 +65,8 @@ export interface NearbyEngineOptions {
   defer: (fn: () => void) => void
   /**
    * The first request for an interval whose tables are not ready is answered
-   * without tables: SGP4 only for the satellites whose mean elements can
-   * reach the observer's sky at the instant (`reachable`), where the tables
+   * without tables: SGP4 only for the satellites that can be in the
+   * observer's sky at the instant (day-windows.ts), where the tables
    * would cost two propagations of the catalogue and the classification; a
    * second request for the interval builds them. So scattered one-off `time`
    * values cost a fraction of the plain loop.
@@ -263,16 +263,19 @@ export class NearbyEngine {
      * speed (km/h) and its topocentric vector (Earth-fixed, km): the
      * selection's rule, after two checks an interpolated state (`exact` false)
      * needs: within EDGE_KM of deciding otherwise it is replaced by SGP4's, and
-     * positionAt's rules (which the exact path has applied) are applied to it,
-     * since it may cross an age limit, a decay instant or a plausible height
-     * between the tables.
+     * its height must be plausible (positionAt's rule, which the exact path has
+     * applied), since the path between the tables may leave the range. The
+     * age and decay rules need no check: an interpolated satellite has a
+     * position in both tables, so both ends of the interval are inside its
+     * age window (one span of time) and before any decay (which lasts), and
+     * so is every instant between them.
      */
     const consider = (i: number, eciKm: Vector3, velocityKmS: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: boolean): void => {
       const angles = look(dx, dy, dz)
       if (!exact && nearAnEdge(angles)) return considerExactly(i)
       if (!selection.inSight(angles)) return
       const altitudeKm = geodeticHeightKm(eciKm)
-      if (!exact && (!validity.plausibleHeight(i, altitudeKm) || validity.refusalAt(i, catalog.satrecAt(i), t) !== null)) return
+      if (!exact && !validity.plausibleHeight(i, altitudeKm)) return
       const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
       const fix = { eciKm, velocityKmS, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
       const entry = selection.entry(i, fix, angles)
@@ -290,15 +293,20 @@ export class NearbyEngine {
     }
 
     if (oneOff) {
-      // The observer in TEME (the scan's rotation, inverted), as a unit vector.
+      // The observer and its vertical in TEME (the scan's rotation, inverted), as unit vectors.
       const observer = {
         x: (o.x * cosG - o.y * sinG) / rhoKm,
         y: (o.x * sinG + o.y * cosG) / rhoKm,
         z: o.z / rhoKm,
         radiusKm: rhoKm,
         minElevation: minGeocentricDeg / RAD_TO_DEG,
+        ux: ux * cosG - uy * sinG,
+        uy: ux * sinG + uy * cosG,
+        uz,
+        minElevationDeg: scanMinDeg,
       }
-      for (const i of reachable(catalog, t, observer)) considerExactly(i)
+      const candidates = windowCandidates(catalog, t, observer, this.scratch(catalog.size))
+      for (let k = 0; k < candidates.length; k++) considerExactly(candidates[k]!)
       return { sky, entries: byElevation(entries) }
     }
 

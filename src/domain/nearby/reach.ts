@@ -2,7 +2,9 @@
  * Which satellites can be above an observer's elevation threshold at an
  * instant, decided from SGP4's secular mean elements alone, without
  * propagating them. /nearby at an instant without position tables (a one-off
- * `time`) propagates only the satellites this keeps.
+ * `time`) propagates only the satellites this keeps: through day-windows.ts,
+ * which applies the same bound from data made once per day (`reachable`, the
+ * bound applied satellite by satellite, is what it is tested against).
  *
  * SGP4 (near-earth) puts a satellite at radius `mrt` in direction
  * cos(su)·P + sin(su)·Q, where P and Q span the plane of node `xnode` and

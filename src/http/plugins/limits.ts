@@ -10,7 +10,17 @@
 import { Elysia } from 'elysia'
 import { requestTarget } from './edge.ts'
 import { ApiError } from './errors.ts'
-import type { RateLimiter } from './rate-limit.ts'
+import type { Admission, RateLimit } from './rate-limit.ts'
+
+/**
+ * Where a request's admission is decided: a RateLimiter in this process, or
+ * (with --workers) the instance's budgets, which the supervisor holds: then
+ * the answer comes back asynchronously.
+ */
+export interface RateBudget {
+  readonly rate: RateLimit
+  take(client: string, nowMs: number): Admission | Promise<Admission>
+}
 
 /** The longest request target (path and query) accepted, bytes. */
 export const MAX_URL_BYTES = 8 * 1024
@@ -18,7 +28,7 @@ export const MAX_URL_BYTES = 8 * 1024
 export const MAX_QUERY_PARAMS = 50
 
 export interface LimitsOptions {
-  rateLimiter?: RateLimiter | null
+  rateLimiter?: RateBudget | null
   /** Identify clients by the last X-Forwarded-For entry (the address the proxy in front saw). */
   trustProxy?: boolean
   /** Paths the rate limit does not count (probes and scrapes). */
@@ -69,10 +79,14 @@ export function limits({ rateLimiter = null, trustProxy = false, rateLimitExempt
     const q = target.indexOf('?')
     if (exempt.has(q < 0 ? target : target.slice(0, q))) return
     const client = (trustProxy ? lastForwardedFor(request.headers.get('x-forwarded-for')) : null) ?? server?.requestIP(request)?.address ?? 'unknown'
-    const admission = rateLimiter.take(client, clock())
-    if (!admission.allowed) {
+    const admit = (admission: Admission) => {
+      if (admission.allowed) return
       set.headers['retry-after'] = String(admission.retryAfterSeconds)
       throw new ApiError(429, `too many requests: ${budget}; retry in ${admission.retryAfterSeconds} s`)
     }
+    const admission = rateLimiter.take(client, clock())
+    // The instance's budget (--workers): the request waits for the supervisor's answer.
+    if (admission instanceof Promise) return admission.then(admit)
+    admit(admission)
   })
 }

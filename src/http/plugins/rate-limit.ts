@@ -40,7 +40,7 @@ interface Bucket {
   updatedMs: number
 }
 
-export type Admission = { allowed: true } | { allowed: false; retryAfterSeconds: number }
+export type Admission = { allowed: true; retryAfterSeconds?: undefined } | { allowed: false; retryAfterSeconds: number }
 
 /** How many clients are remembered at most; past it, idle ones are forgotten first. */
 const DEFAULT_MAX_CLIENTS = 100_000

@@ -74,6 +74,29 @@ describe('NearbyEngine', () => {
     expect(compared).toBeGreaterThan(5_000)
   })
 
+  test('equals the plain loop at one-off instants: 120 random observers at random milliseconds within 20 days of the elements, no tables', () => {
+    // The default engine: an instant whose interval has no tables is answered from the day windows
+    // (day-windows.ts) and SGP4 for the satellites they keep. Every query here asks for an interval of its own.
+    const engine = new NearbyEngine({ defer: () => {} })
+    const next = random(2026)
+    const epoch = Date.UTC(2026, 4, 30, 22, 50)
+    let compared = 0
+    for (let k = 0; k < 120; k++) {
+      const query = nearbyQuery(
+        { latitudeDeg: Math.asin(2 * next() - 1) * (180 / Math.PI), longitudeDeg: next() * 360 - 180, altitudeM: next() * 3000 },
+        new Date(epoch + Math.floor((2 * next() - 1) * 20 * 86_400_000)),
+        { minElevationDeg: 10 + (k % 4 === 0 ? next() * 60 : 0), geoposition: k % 3 === 0, visibleOnly: k % 11 === 0 },
+      )
+      const plain = findNearby(catalog, query)
+      const fast = engine.find(catalog, query)
+      expectSameAnswer(plain, fast, query)
+      // Each satellite propagated by SGP4 itself: the same satellites, the same numbers.
+      expect(fast.entries.map((e) => [e.satellite.noradId, e.elevationDeg, e.rangeKm, e.speedKmH])).toEqual(plain.entries.map((e) => [e.satellite.noradId, e.elevationDeg, e.rangeKm, e.speedKmH]))
+      compared += plain.entries.length
+    }
+    expect(compared).toBeGreaterThan(20_000)
+  })
+
   test('filters (azimuth window, visible-only) like the plain loop', () => {
     const engine = tablesEngine()
     const query = nearbyQuery({ latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 35 }, new Date(Date.UTC(2026, 4, 31, 0, 12, 34, 567)), {

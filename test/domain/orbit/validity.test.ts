@@ -134,3 +134,37 @@ describe('the decay search', () => {
     expect(reasons[0]).toMatch(/^decayed at 2026-06-\d\dT[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
   })
 })
+
+describe('countRefusals', () => {
+  test('the sorted index counts as the one-by-one loop: random instants, and each side of age limits and decays', async () => {
+    const next = random(23)
+    for (const maxElementAgeMs of [null, 30 * DAY_MS, 3 * DAY_MS]) {
+      const c = (await embeddedCatalog()).withPolicy({ maxElementAgeMs })
+      // Two rule sets of one catalogue: the index's, and the loop's (each with its own decay search).
+      const fast = new Validity(c.satellites.map((s) => s.elements), c.validity.policy)
+      const plain = new Validity(c.satellites.map((s) => s.elements), c.validity.policy)
+      const satrecAt = (i: number) => c.satrecAt(i)
+      const epochs = c.satellites.map((s) => s.elements.epochMs)
+      const instants: number[] = []
+      for (let k = 0; k < 60; k++) instants.push(Date.UTC(2026, 4, 30) + Math.round((next() * 400 - 60) * DAY_MS))
+      // The edges: each side of some satellites' age-window ends (to the ms) and of decays found on the way.
+      for (let k = 0; k < 40; k++) {
+        const e = epochs[Math.floor(next() * epochs.length)]!
+        const age = maxElementAgeMs ?? 0
+        for (const t of [e - age - 1, e - age, e + age, e + age + 1, e - 1, e]) instants.push(t)
+      }
+      let decayedSeen = 0
+      for (const t of instants) {
+        const counts = fast.countRefusals(t, satrecAt)
+        expect(counts).toEqual(plain.countRefusalsOneByOne(t, satrecAt))
+        decayedSeen = Math.max(decayedSeen, counts.decayed)
+      }
+      // Decays come into it (months after the snapshot many Starlink elements have decayed).
+      expect(decayedSeen).toBeGreaterThan(100)
+      // And each side of decays the index found, to the ms.
+      const decays = [...new Set(c.satellites.map((_, i) => fast.decayedBy(i, c.satrecAt(i), Date.UTC(2027, 0, 1))).filter((d): d is number => d !== null))].slice(0, 30)
+      expect(decays.length).toBeGreaterThan(10)
+      for (const d of decays) for (const t of [d - 1, d, d + 1]) expect(fast.countRefusals(t, satrecAt)).toEqual(plain.countRefusalsOneByOne(t, satrecAt))
+    }
+  })
+})

@@ -11,6 +11,7 @@ import { CONTENT_TYPE, type Family, quantileOfSorted, render } from '../../plugi
 import { processUsage } from '../../../io/usage.ts'
 import { BUILD_COMMIT, VERSION } from '../../../io/version.ts'
 import type { ModuleContext } from '../common.ts'
+import type { Gathered } from '../../../io/cluster.ts'
 
 export const METRICS_PATH = '/metrics'
 
@@ -22,12 +23,49 @@ export interface RefreshCounts {
   failed: number
 }
 
+/**
+ * A worker of an instance (--workers): /metrics, on whichever worker answers
+ * it, shows the whole instance. Each worker's own series (requests, latencies,
+ * requests in flight, process memory and CPU) carry a `worker` label (1..N;
+ * `supervisor` for the supervisor's process figures); the catalogue and
+ * refresh series, the same in every worker, appear once; sattrack_workers
+ * counts the workers configured and listening.
+ */
+export interface InstanceMetrics {
+  /** This worker's number (1..N). */
+  worker: number
+  /** Registers this worker's own families: the supervisor asks every worker for them at each scrape. */
+  provide(local: () => Family[]): void
+  /** Every worker's own families and the supervisor's figures; null when the supervisor did not answer. */
+  gather(): Promise<Gathered | null>
+  /** Requests being answered by this worker now. */
+  inFlight(): number
+}
+
 export interface MetricsOptions {
   http: HttpMetrics
   refreshStatus?: () => RefreshStatus
   refreshCounts?: () => RefreshCounts
   /** When the process started, ms since 1970. */
   startedAtMs: number
+  /** With --workers: the instance this process is a worker of. */
+  instance?: InstanceMetrics
+}
+
+/** The samples of `families` labelled `worker="<worker>"`, merged with same-named families of other workers (in worker order). */
+export function labelledByWorker(perWorker: readonly { worker: number | string; families: readonly Family[] }[]): Family[] {
+  const merged = new Map<string, { name: string; help: string; type: Family['type']; samples: Family['samples'][number][] }>()
+  for (const { worker, families } of perWorker) {
+    for (const family of families) {
+      let into = merged.get(family.name)
+      if (!into) {
+        into = { name: family.name, help: family.help, type: family.type, samples: [] }
+        merged.set(family.name, into)
+      }
+      for (const sample of family.samples) into.samples.push({ ...sample, labels: { worker: String(worker), ...sample.labels } })
+    }
+  }
+  return [...merged.values()]
 }
 
 const seconds = (ms: number) => ms / 1000
@@ -110,19 +148,56 @@ export function metricsModule({ store, clock }: ModuleContext, options: MetricsO
     ]
   }
 
+  const inFlight = (n: number) => gauge('sattrack_http_requests_in_flight', 'Requests being answered now (this scrape included)', n)
+  const buildInfo = () => gauge('sattrack_build_info', 'The version and commit of this build', 1, { version: VERSION, commit: BUILD_COMMIT })
+  const answer = (families: Family[]) => new Response(render(families), { headers: { 'content-type': CONTENT_TYPE, 'cache-control': 'no-store' } })
+  const { instance } = options
+  // A worker's own series, which the supervisor gathers from each worker at a scrape.
+  const ownFamilies = () => [...options.http.families(), inFlight(instance?.inFlight() ?? 0), ...processFamilies()]
+  instance?.provide(ownFamilies)
+
+  /** The whole instance: every worker's own series labelled by worker, the shared ones once, the supervisor's. */
+  const instanceFamilies = (gathered: Gathered | null, nowMs: number): Family[] => {
+    const workers = gathered?.workers.map((w) => ({ worker: w.worker, families: w.families as Family[] })) ?? [{ worker: instance!.worker, families: ownFamilies() }]
+    const supervisor = gathered?.supervisor
+    const supervisorFamilies: Family[] = supervisor
+      ? [
+          gauge('process_resident_memory_bytes', 'Resident memory size', supervisor.rssBytes),
+          counter('process_cpu_seconds_total', 'User and system CPU time spent', supervisor.cpuSeconds),
+          gauge('process_start_time_seconds', 'When the process started, seconds since 1970', seconds(supervisor.startedAtMs)),
+        ]
+      : []
+    return [
+      buildInfo(),
+      ...labelledByWorker([...workers, { worker: 'supervisor', families: supervisorFamilies }]),
+      {
+        name: 'sattrack_workers',
+        help: 'Worker processes of the instance: configured (--workers), and listening now',
+        type: 'gauge',
+        samples: [
+          { labels: { state: 'configured' }, value: supervisor?.configured ?? Number.NaN },
+          { labels: { state: 'listening' }, value: supervisor?.listening ?? Number.NaN },
+        ],
+      },
+      counter('sattrack_workers_replaced_total', 'Workers started in place of one that died', supervisor?.replaced ?? Number.NaN),
+      ...catalogFamilies(store.current, nowMs),
+      ...refreshFamilies(),
+    ]
+  }
+
   return new Elysia({ name: 'metrics' }).get(
     METRICS_PATH,
     ({ server }) => {
       const nowMs = clock()
-      const families: Family[] = [
-        gauge('sattrack_build_info', 'The version and commit of this build', 1, { version: VERSION, commit: BUILD_COMMIT }),
+      if (instance) return instance.gather().then((gathered) => answer(instanceFamilies(gathered, clock())))
+      return answer([
+        buildInfo(),
         ...options.http.families(),
-        gauge('sattrack_http_requests_in_flight', 'Requests being answered now (this scrape included)', server?.pendingRequests ?? 1),
+        inFlight(server?.pendingRequests ?? 1),
         ...catalogFamilies(store.current, nowMs),
         ...refreshFamilies(),
         ...processFamilies(),
-      ]
-      return new Response(render(families), { headers: { 'content-type': CONTENT_TYPE, 'cache-control': 'no-store' } })
+      ])
     },
     { detail: { hide: true } },
   )

@@ -27,6 +27,12 @@ export interface StreamOptions {
   trustProxy?: boolean
   /** Time between heartbeat comments, ms. Default 15 000. */
   heartbeatMs?: number
+  /**
+   * With --workers: the instance's stream slots, which the supervisor holds,
+   * so that the caps hold for the whole instance (each worker still counts its
+   * own streams, to close them when it stops).
+   */
+  slots?: { acquire(client: string): Promise<'ok' | 'full' | 'client'>; release(client: string): void }
 }
 
 export const DEFAULT_MAX_STREAMS = 100
@@ -77,25 +83,42 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
     (options.trustProxy ? lastForwardedFor(request.headers.get('x-forwarded-for')) : null) ?? server?.requestIP(request)?.address ?? 'unknown'
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
 
+  const refuse = (set: { headers: Record<string, unknown> }, grant: 'full' | 'client', held: number): never => {
+    set.headers['retry-after'] = '10'
+    if (grant === 'full') throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
+    throw new ApiError(429, `this client has ${held} streams open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
+  }
+
   /** The SSE answer, or a 503 when the cap is reached. HEAD gets the same status and headers, but no stream is opened. */
   const open = (request: Request, server: Server<unknown> | null | undefined, set: { headers: Record<string, unknown> }, next: () => SseEvent) => {
-    if (streams.full) {
-      set.headers['retry-after'] = '10'
-      throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
-    }
+    if (streams.full) refuse(set, 'full', 0)
     const client = clientOf(request, server)
-    if (streams.fullFor(client)) {
-      set.headers['retry-after'] = '10'
-      throw new ApiError(429, `this client has ${streams.heldBy(client)} streams open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
+    if (streams.fullFor(client)) refuse(set, 'client', streams.heldBy(client))
+    const { slots } = options
+    if (!slots) return start(request, client, next, () => {})
+    // The instance's slots: refused there, the client holds its whole share (or the instance is full).
+    return slots.acquire(client).then((grant) => {
+      if (grant !== 'ok') refuse(set, grant, streams.maxPerClient)
+      return start(request, client, next, () => slots.release(client))
+    })
+  }
+
+  /** Opens the stream (HEAD: none, and the slot is given back at once); `release` runs once when it ends. */
+  const start = (request: Request, client: string, next: () => SseEvent, release: () => void) => {
+    if (request.method === 'HEAD') {
+      release()
+      return new Response(null, { headers: SSE_HEADERS })
     }
-    if (request.method === 'HEAD') return new Response(null, { headers: SSE_HEADERS })
     let end: (() => void) | undefined
     const stream = sseStream({
       next,
       intervalMs: STREAM_INTERVAL_MS,
       heartbeatMs,
       signal: request.signal,
-      onClose: () => end && streams.remove(end),
+      onClose: () => {
+        if (end) streams.remove(end)
+        release()
+      },
       onError: (error) => log.error('stream event failed', { path: requestPath(request.url), error: String(error instanceof Error ? error.stack : error) }),
     })
     // A client gone before the stream started has closed it already.
