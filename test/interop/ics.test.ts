@@ -71,8 +71,9 @@ describe('GET /api/v1/satellites/:noradId/passes?format=ics', () => {
       expect(event.start).toBe(second(pass.rise?.datetime ?? json.metadata.from))
       expect(event.end).toBe(second(pass.set?.datetime ?? json.metadata.to))
       expect(event.summary).toStartWith(`ISS (ZARYA): ${Math.round(pass.culmination.elevation)}° ${compass(pass.culmination.azimuth)}, `)
-      const magnitude = pass.brightest?.magnitude ?? pass.culmination.magnitude
-      if (magnitude === null) expect(event.summary).toContain("in Earth's shadow")
+      // The magnitude of the pass's brightest moment sunlit in a dark sky, as the JSON's `brightest`; none without one.
+      const magnitude = pass.brightest?.magnitude ?? null
+      if (magnitude === null) expect(event.summary).toContain('not in a dark sky while sunlit')
       else expect(event.summary).toContain(`mag ${magnitude < 0 ? '-' : '+'}${Math.abs(magnitude).toFixed(1)}`)
       expect(event.summary.endsWith(', visible')).toBe(pass.visible)
       if (pass.visible) visible++

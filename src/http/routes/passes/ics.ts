@@ -98,15 +98,15 @@ export function passUid(noradId: number, pass: Pass, observer: CalendarRequest['
   return `sattrack-${noradId}-${keyInstant(pass)}-${where}-e${threshold}@sattrack`
 }
 
-/** The magnitude a pass is summed up by: the brightest visible moment's, else the brightest sunlit-in-the-dark one's, else the culmination's. */
+/** The magnitude a pass is summed up by: its brightest moment sunlit in a dark sky (the JSON's `brightest`), or none. */
 function passMagnitude(pass: Pass): number | null {
-  return pass.brightest?.magnitude ?? pass.culmination.magnitude
+  return pass.brightest?.magnitude ?? null
 }
 
 export function passSummary(name: string, pass: Pass): string {
   const magnitude = passMagnitude(pass)
   const parts = [`${name}: ${degrees(pass.culmination.elevationDeg)} ${compassPoint(pass.culmination.azimuthDeg)}`]
-  parts.push(magnitude === null ? "in Earth's shadow" : `mag ${magnitudeText(magnitude)}`)
+  parts.push(magnitude === null ? 'not in a dark sky while sunlit' : `mag ${magnitudeText(magnitude)}`)
   if (pass.visible.length > 0) parts.push('visible')
   return parts.join(', ')
 }
