@@ -16,19 +16,16 @@
  * M and the observer changes no faster than M moves (|u̇| + |Ω̇|: the mean
  * motion and the node's drift) plus the observer (the Earth's rotation), so
  * where ψ exceeds Γ by m nothing can happen for m / rate. Where ψ ≤ Γ it steps
- * INSIDE_STEP_MS at a time and records the stretch. Per orbit of a low
+ * jump-scan.ts's INSIDE_STEP_MS at a time and records the stretch. Per orbit of a low
  * satellite, about a dozen cheap evaluations instead of SGP4 at 150 points.
  */
 import type { SatRec } from 'satellite.js'
 import type { TimeSpan } from '../orbit/passes.ts'
 import { minutesSinceEpoch } from '../orbit/resonance.ts'
 import { type MeanArc, meanArc } from '../nearby/reach.ts'
+import { scanByJumps } from './jump-scan.ts'
 import { ANGLE_SLACK_RAD, reachRad, type Site, siteDirection } from './site.ts'
 
-/** Step through a stretch where the satellite may be above the threshold, ms. */
-export const INSIDE_STEP_MS = 30_000
-/** A jump shorter than this counts as "may be above" (a near miss is not crept up on). */
-const MIN_JUMP_MS = 2_000
 /** Γ is evaluated this often over the searched time (and at its ends). */
 const REACH_SAMPLE_MS = 6 * 3_600_000
 const MS_PER_MIN = 60_000
@@ -75,8 +72,8 @@ export function meanScan(satrec: SatRec, site: Site, fromMs: number, toMs: numbe
     return true
   }
   const o = { x: 0, y: 0, z: 0 }
-  let inside: TimeSpan | null = null
-  for (let t = fromMs; t < toMs; ) {
+  // The mean point's direction against the observer's: how long ψ stays above Γ.
+  const jumpAt = (t: number): number => {
     const tsince = minutesSinceEpoch(satrec, t)
     const u = meanU(satrec, tsince)
     const node = satrec.nodeo + satrec.nodedot * tsince + satrec.nodecf * tsince * tsince
@@ -90,23 +87,9 @@ export function meanScan(satrec: SatRec, site: Site, fromMs: number, toMs: numbe
     const mz = sinU * Math.sin(satrec.inclo)
     siteDirection(site, t, o)
     const psi = Math.acos(Math.max(-1, Math.min(1, mx * o.x + my * o.y + mz * o.z)))
-    const jump = (psi - reach) / rate
-    if (jump >= MIN_JUMP_MS) {
-      if (inside) {
-        inside.toMs = t
-        out.push(inside)
-        inside = null
-      }
-      t += Math.floor(jump)
-      continue
-    }
-    // Inside: it stays inside for at least -jump; beyond that, a step at a time.
-    const next = Math.min(toMs, t + Math.max(INSIDE_STEP_MS, Math.floor(-jump)))
-    if (inside) inside.toMs = next
-    else inside = { fromMs: t, toMs: next }
-    t = next
+    return (psi - reach) / rate
   }
-  if (inside) out.push(inside)
+  scanByJumps(fromMs, toMs, jumpAt, out)
   return true
 }
 

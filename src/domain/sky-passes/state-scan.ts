@@ -18,11 +18,10 @@
 import type { Catalog } from '../catalog/catalog.ts'
 import type { TimeSpan } from '../orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../orbit/position.ts'
-import { INSIDE_STEP_MS } from './mean-scan.ts'
+import { scanByJumps } from './jump-scan.ts'
 import { motionBounds } from './osculating.ts'
 import { ANGLE_SLACK_RAD, reachRad, type Site, siteDirection } from './site.ts'
 
-const MIN_JUMP_MS = 2_000
 const EARTH_EQUATORIAL_KM = 6378.137
 
 /** Appends to `out`, in order, the stretches of [fromMs, toMs] in which satellite `index` may be at or above the threshold. */
@@ -37,35 +36,18 @@ export function stateScan(catalog: Catalog, index: number, site: Site, fromMs: n
   }
   const o = { x: 0, y: 0, z: 0 }
   const observerRate = site.gmstRatePerMs * site.cosLatitude
-  let inside: TimeSpan | null = null
-  for (let t = fromMs; t < toMs; ) {
+  // From the state at t: how long ψ stays above Γ at the fastest the satellite and the observer can close in.
+  const jumpAt = (t: number): number => {
     const instant = new Date(t)
     const position = positionAt(catalog, index, instant, siderealTimeRad(instant), satrec)
-    let jump = 0
-    if (position.ok) {
-      const p = position.state.eciKm
-      const v = position.state.velocityKmS
-      const r = Math.sqrt(p.x * p.x + p.y * p.y + p.z * p.z)
-      siteDirection(site, t, o)
-      const psi = Math.acos(Math.max(-1, Math.min(1, (p.x * o.x + p.y * o.y + p.z * o.z) / r)))
-      const bounds = motionBounds(p, v)
-      // An unbounded state (jump 0) is stepped through as "may be above".
-      if (bounds) jump = (psi - reach - ANGLE_SLACK_RAD) / (bounds.maxAngularRate / 1000 + observerRate)
-    }
-    if (jump >= MIN_JUMP_MS) {
-      if (inside) {
-        inside.toMs = t
-        out.push(inside)
-        inside = null
-      }
-      t += Math.floor(jump)
-      continue
-    }
-    // Inside: it stays inside for at least -jump; beyond that, a step at a time.
-    const next = Math.min(toMs, t + Math.max(INSIDE_STEP_MS, Math.floor(-jump)))
-    if (inside) inside.toMs = next
-    else inside = { fromMs: t, toMs: next }
-    t = next
+    // An instant without a position, or an unbounded state, is stepped through as "may be above" (jump 0).
+    if (!position.ok) return 0
+    const p = position.state.eciKm
+    const r = Math.sqrt(p.x * p.x + p.y * p.y + p.z * p.z)
+    siteDirection(site, t, o)
+    const psi = Math.acos(Math.max(-1, Math.min(1, (p.x * o.x + p.y * o.y + p.z * o.z) / r)))
+    const bounds = motionBounds(p, position.state.velocityKmS)
+    return bounds ? (psi - reach - ANGLE_SLACK_RAD) / (bounds.maxAngularRate / 1000 + observerRate) : 0
   }
-  if (inside) out.push(inside)
+  scanByJumps(fromMs, toMs, jumpAt, out)
 }
