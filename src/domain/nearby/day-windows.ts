@@ -239,7 +239,7 @@ function makeDeep(catalog: Catalog, w: Window, noonMs: number): void {
   const bounds: number[] = []
   const stateAt = (i: number, ms: number) => {
     const at = new Date(ms)
-    const result = positionAt(catalog, i, at, siderealTimeRad(at))
+    const result = positionAt(catalog, i, at, siderealTimeRad(at), undefined, false)
     return result.ok ? result.state : null
   }
   const orbit = new Float64Array(K_FIELDS)

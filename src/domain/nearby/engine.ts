@@ -11,9 +11,9 @@
 import type { Catalog } from '../catalog/catalog.ts'
 import { byElevation } from './by-elevation.ts'
 import { lookAnglesFrom } from './look-angles-fast.ts'
-import { type NearbyEntry, type NearbyQuery, type NearbyResult, NearbySelection } from './selection.ts'
+import { type NearbyEntry, type NearbyQuery, type NearbyResult, NearbySelection, type SatelliteFix } from './selection.ts'
 import { eciToGeodeticFast, geodeticHeightKm } from '../orbit/geodetic-fast.ts'
-import { positionAt, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
+import { positionAt, type SatelliteState, siderealTimeRad, type Vector3 } from '../orbit/position.ts'
 import {
   emptyTable,
   fillTable,
@@ -261,35 +261,44 @@ export class NearbyEngine {
     /**
      * One satellite near or above the threshold, given its TEME position, its
      * speed (km/h) and its topocentric vector (Earth-fixed, km): the
-     * selection's rule, after two checks an interpolated state (`exact` false)
+     * selection's rule, after two checks an interpolated state (`exact` null)
      * needs: within EDGE_KM of deciding otherwise it is replaced by SGP4's, and
      * its height must be plausible (positionAt's rule, which the exact path has
      * applied), since the path between the tables may leave the range. The
      * age and decay rules need no check: an interpolated satellite has a
      * position in both tables, so both ends of the interval are inside its
      * age window (one span of time) and before any decay (which lasts), and
-     * so is every instant between them.
+     * so is every instant between them. An exact state (positionAt's) brings
+     * its height, and its latitude and longitude when the query asks for them.
      */
-    const consider = (i: number, eciKm: Vector3, velocityKmS: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: boolean): void => {
+    const consider = (i: number, eciKm: Vector3, velocityKmS: Vector3, speedKmH: number, dx: number, dy: number, dz: number, exact: SatelliteState | null): void => {
       const angles = look(dx, dy, dz)
-      if (!exact && nearAnEdge(angles)) return considerExactly(i)
+      if (exact === null && nearAnEdge(angles)) return considerExactly(i)
       if (!selection.inSight(angles)) return
-      const altitudeKm = geodeticHeightKm(eciKm)
-      if (!exact && !validity.plausibleHeight(i, altitudeKm)) return
-      const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
-      const fix = { eciKm, velocityKmS, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
+      let fix: SatelliteFix
+      if (exact !== null) {
+        fix = query.geoposition
+          ? { eciKm, velocityKmS, altitudeKm: exact.altitudeKm, speedKmH, latitudeDeg: exact.latitudeDeg, longitudeDeg: exact.longitudeDeg }
+          : { eciKm, velocityKmS, altitudeKm: exact.altitudeKm, speedKmH, latitudeDeg: undefined, longitudeDeg: undefined }
+      } else {
+        const altitudeKm = geodeticHeightKm(eciKm)
+        if (!validity.plausibleHeight(i, altitudeKm)) return
+        const geo = query.geoposition ? eciToGeodeticFast(eciKm, gmst) : undefined
+        fix = { eciKm, velocityKmS, altitudeKm, speedKmH, latitudeDeg: geo && geo.latitude * RAD_TO_DEG, longitudeDeg: geo && geo.longitude * RAD_TO_DEG }
+      }
       const entry = selection.entry(i, fix, angles)
       if (entry) entries.push(entry)
     }
 
-    /** SGP4 for satellite `i` at the requested instant, then the full treatment. */
+    /** SGP4 for satellite `i` at the requested instant (positionAt: its latitude and longitude only when asked for), then the full treatment. */
     const considerExactly = (i: number): void => {
-      const result = positionAt(catalog, i, query.instant, gmst)
+      const result = positionAt(catalog, i, query.instant, gmst, undefined, query.geoposition === true)
       if (!result.ok) return
-      const p = result.state.eciKm
+      const state = result.state
+      const p = state.eciKm
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, result.state.velocityKmS, result.state.speedKmH, dx, dy, p.z - o.z, true)
+      consider(i, p, state.velocityKmS, state.speedKmH, dx, dy, p.z - o.z, state)
     }
 
     if (oneOff) {
@@ -325,7 +334,7 @@ export class NearbyEngine {
       const v = { x: s[3]!, y: s[4]!, z: s[5]! }
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
-      consider(i, p, v, interpolatedSpeedKmS(a, b, i, weights) * 3600, dx, dy, p.z - o.z, false)
+      consider(i, p, v, interpolatedSpeedKmS(a, b, i, weights) * 3600, dx, dy, p.z - o.z, null)
     }
     for (let k = 0; k < exact.length; k++) {
       const i = exact[k]!
@@ -357,7 +366,7 @@ export class NearbyEngine {
     let worst = 0
     for (const u of CHECK_POINTS) {
       const at = new Date(a.instantMs + u * stepS * 1000)
-      const exact = positionAt(catalog, i, at, siderealTimeRad(at))
+      const exact = positionAt(catalog, i, at, siderealTimeRad(at), undefined, false)
       if (!exact.ok) return Number.POSITIVE_INFINITY
       interpolateState(a, b, i, hermiteWeights(u, stepS), out)
       const p = exact.state.eciKm
@@ -374,7 +383,7 @@ export class NearbyEngine {
   private hasPositionWithin(catalog: Catalog, a: PositionTable, b: PositionTable, i: number): boolean {
     for (let t = a.instantMs + FLICKER_STEP_MS; t < b.instantMs; t += FLICKER_STEP_MS) {
       const at = new Date(t)
-      if (positionAt(catalog, i, at, siderealTimeRad(at)).ok) return true
+      if (positionAt(catalog, i, at, siderealTimeRad(at), undefined, false).ok) return true
     }
     return false
   }

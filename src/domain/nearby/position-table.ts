@@ -39,7 +39,7 @@ export function fillTable(catalog: Catalog, table: PositionTable, until = catalo
   const gmst = siderealTimeRad(instant)
   const end = Math.min(until, catalog.size)
   for (let i = table.filled; i < end; i++) {
-    const result = positionAt(catalog, i, instant, gmst)
+    const result = positionAt(catalog, i, instant, gmst, undefined, false)
     if (!result.ok) {
       table.status[i] = NO_POSITION
       continue

@@ -4,7 +4,7 @@ import type { Catalog, Satellite } from '../catalog/catalog.ts'
 import type { ElementSet } from '../catalog/elements.ts'
 import { seekResonance } from './resonance.ts'
 import type { RefusalKind } from './validity.ts'
-import { eciToGeodeticFast } from './geodetic-fast.ts'
+import { eciToGeodeticFast, geodeticHeightKm } from './geodetic-fast.ts'
 import type { Vector3 } from './vector.ts'
 
 export type { Vector3 } from './vector.ts'
@@ -63,8 +63,19 @@ function refused(kind: RefusalKind, reason: string): PositionResult {
  * validity.ts), then SGP4 at the exact minutes since the epoch, which must
  * report no error and a finite state at a plausible height. `satrec` may be
  * another record of the same elements (the benchmark's plain loop).
+ * `geoposition` false leaves the latitude and longitude out (NaN in the state),
+ * for callers that read neither (the /nearby engine, its tables and windows):
+ * the same rule and the same height, without the arctangents. (A finite height
+ * implies a finite latitude: both come from the same tangent of the latitude.)
  */
-export function positionAt(catalog: Catalog, index: number, instant: Date, gmstRad: number, satrec: SatRec = catalog.satrecAt(index)): PositionResult {
+export function positionAt(
+  catalog: Catalog,
+  index: number,
+  instant: Date,
+  gmstRad: number,
+  satrec: SatRec = catalog.satrecAt(index),
+  geoposition = true,
+): PositionResult {
   const ms = instant.getTime()
   const validity = catalog.validity
   const refusal = validity.refusalAt(index, satrec, ms)
@@ -77,8 +88,8 @@ export function positionAt(catalog: Catalog, index: number, instant: Date, gmstR
   if (!Number.isFinite(p.x - p.x + p.y - p.y + p.z - p.z + v.x - v.x + v.y - v.y + v.z - v.z)) {
     return refused('sgp4', 'SGP4 gives no finite state')
   }
-  const geo = eciToGeodeticFast(p, gmstRad)
-  if (!Number.isFinite(geo.height) || !Number.isFinite(geo.latitude)) return refused('sgp4', 'SGP4 gives no finite state')
+  const geo = geoposition ? eciToGeodeticFast(p, gmstRad) : { latitude: Number.NaN, longitude: Number.NaN, height: geodeticHeightKm(p) }
+  if (!Number.isFinite(geo.height) || (geoposition && !Number.isFinite(geo.latitude))) return refused('sgp4', 'SGP4 gives no finite state')
   const implausible = validity.heightRefusal(index, geo.height)
   if (implausible !== null) return refused(implausible.kind, implausible.reason)
   return {

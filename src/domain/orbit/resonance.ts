@@ -125,33 +125,42 @@ function integrate(satrec: SatRec, from: number, state: State | undefined, to: n
 export function seekResonance(satrec: SatRec, instantMs: number): void {
   const saved = checkpointsOf(satrec)
   if (saved === undefined) return
-  const { k, ladder, target } = placeOf(saved, satrec, instantMs)
+  // placeOf's values, without its object: this runs for every propagation of a resonant record.
+  const k = Math.trunc(minutesSinceEpoch(satrec, instantMs) / CHECKPOINT_MIN)
   if (!Number.isFinite(k) || k === 0) return
+  const ladder = saved.sides[k < 0 ? 0 : 1]
+  const target = rung(lastKept(Math.abs(k)))
   const sign = Math.sign(k)
-  const stateAt = (n: number): State => ({ xli: ladder[2 * n]!, xni: ladder[2 * n + 1]! })
   // Out to the target, from the farthest checkpoint made so far (or the epoch).
   for (let n = ladder.length / 2; n <= target; n++) {
-    const state = integrate(satrec, n === 0 ? 0 : sign * rungK(n - 1), n === 0 ? undefined : stateAt(n - 1), sign * rungK(n))
+    const from = n === 0 ? undefined : { xli: ladder[2 * n - 2]!, xni: ladder[2 * n - 1]! }
+    const state = integrate(satrec, n === 0 ? 0 : sign * rungK(n - 1), from, sign * rungK(n))
     ladder.push(state.xli, state.xni)
   }
-  let state = stateAt(target)
+  let xli = ladder[2 * target]!
+  let xni = ladder[2 * target + 1]!
   if (rungK(target) !== Math.abs(k)) {
     // Between two coarse checkpoints: from the last one, or from the last such call's state if that is nearer.
     const { latest } = saved
-    const from = latest && Math.sign(latest.k) === sign && Math.abs(latest.k) > rungK(target) && Math.abs(latest.k) <= Math.abs(k) ? latest : { k: sign * rungK(target), state }
-    state = from.k === k ? from.state : integrate(satrec, from.k, from.state, k)
+    const from = latest && Math.sign(latest.k) === sign && Math.abs(latest.k) > rungK(target) && Math.abs(latest.k) <= Math.abs(k) ? latest : { k: sign * rungK(target), state: { xli, xni } }
+    const state = from.k === k ? from.state : integrate(satrec, from.k, from.state, k)
     saved.latest = { k, state }
+    xli = state.xli
+    xni = state.xni
   }
   const record = satrec as unknown as ResonantRecord
   record.atime = k * CHECKPOINT_MIN
-  record.xli = state.xli
-  record.xni = state.xni
+  record.xli = xli
+  record.xni = xni
 }
 
 /** Whether seeking `satrec` to `instantMs` would first make coarse checkpoints (integrate a year or more). */
 function needsCoarse(satrec: SatRec, instantMs: number): boolean {
   const saved = checkpointsOf(satrec)
   if (saved === undefined) return false
+  // Within the fine checkpoints (|k| ≤ FINE_CHECKPOINTS): none to make, decided without placeOf's objects
+  // (every /nearby with a `time` asks this of each of the ~570 resonant records).
+  if (Math.abs(minutesSinceEpoch(satrec, instantMs)) < (FINE_CHECKPOINTS + 1) * CHECKPOINT_MIN) return false
   const { k, ladder, target } = placeOf(saved, satrec, instantMs)
   return Math.abs(k) > FINE_CHECKPOINTS && ladder.length / 2 <= target
 }
@@ -164,8 +173,10 @@ function needsCoarse(satrec: SatRec, instantMs: number): boolean {
  * them (then a call costs at most one coarse interval per record).
  */
 export function prepareResonance(satrecs: readonly SatRec[], instantMs: number): Generator<void, void> | undefined {
-  const pending = satrecs.filter((satrec) => needsCoarse(satrec, instantMs))
-  if (pending.length === 0) return undefined
+  let first = 0
+  while (first < satrecs.length && !needsCoarse(satrecs[first]!, instantMs)) first++
+  if (first === satrecs.length) return undefined
+  const pending = satrecs.slice(first).filter((satrec) => needsCoarse(satrec, instantMs))
   return (function* () {
     for (const satrec of pending) {
       seekResonance(satrec, instantMs)
