@@ -2,7 +2,11 @@
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { findNearby } from '../../../src/domain/nearby/reference.ts'
 import { inAzimuthWindow } from '../../../src/domain/nearby/selection.ts'
+import { radioJson } from '../../../src/http/routes/common.ts'
+import { nearbyEntryJson } from '../../../src/http/routes/nearby/model.ts'
+import { elementAgeDaysAt } from '../../../src/http/routes/satellites/model.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
 import { NEARBY_BASIC_KEYS } from '../../helpers/contract.ts'
 import { declaredParameters, describeParameters } from '../../helpers/params.ts'
@@ -182,6 +186,41 @@ describe('GET /api/v1/satellites/nearby', () => {
     ])
     // The observer's altitude says its unit.
     expect((await nearby('latitude=0&longitude=0&altitude=100001')).body).toEqual({ statusCode: 400, message: 'altitude must be a number between -1000 and 100000 (metres)' })
+  })
+
+  test('an entry is the spread of its parts: basic fields, radio fields, then the extended ones (same keys, order and values)', () => {
+    const instant = new Date(Date.UTC(2026, 4, 31, 0, 30))
+    const { entries } = findNearby(catalog, { observer: { latitudeDeg: 51.5, longitudeDeg: -0.12, altitudeM: 0 }, instant, minElevationDeg: 10, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false })
+    expect(entries.length).toBeGreaterThan(100)
+    expect(entries.some((e) => e.magnitude === null) && entries.some((e) => e.magnitude !== null)).toBe(true)
+    const ms = instant.getTime()
+    for (const e of entries) {
+      for (const daytime of [false, true]) {
+        for (const extended of [false, true]) {
+          for (const frequency of [undefined, 437.8]) {
+            const basic = {
+              noradId: e.satellite.noradId,
+              name: e.satellite.name,
+              labels: e.satellite.labels,
+              altitude: e.altitudeKm,
+              velocityKmHs: e.speedKmH,
+              elevation: e.elevationDeg,
+              azimuth: e.azimuthDeg,
+              range: e.rangeKm,
+              ...radioJson(e.rangeRateKmS, frequency),
+              magnitude: e.magnitude,
+              visible: e.visible,
+              observerDaytime: daytime,
+              satelliteSunlit: e.sunlit,
+              epoch: e.satellite.epoch,
+              elementAgeDays: elementAgeDaysAt(e.satellite, ms),
+            }
+            const spread = extended ? { ...basic, geoposition: { latitude: e.latitudeDeg!, longitude: e.longitudeDeg! }, orbitalParams: e.satellite.orbitalParams } : basic
+            expect(JSON.stringify(nearbyEntryJson(e, daytime, extended, ms, frequency))).toBe(JSON.stringify(spread))
+          }
+        }
+      }
+    }
   })
 
   test('unknown parameters are ignored', async () => {

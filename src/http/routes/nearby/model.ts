@@ -1,5 +1,5 @@
 /** Schemas and JSON shapes of /nearby. */
-import { Type } from '@sinclair/typebox'
+import { type Static, Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NearbyEntry } from '../../../domain/nearby/selection.ts'
 import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
@@ -67,30 +67,58 @@ export const NearbyResponseSchema = t.Object({
   satellites: t.Array(NearbyEntrySchema),
 })
 
+/**
+ * One satellite of the answer, as one object literal (two: with and without
+ * the Doppler shift, which sits between rangeRate and magnitude), the extended
+ * fields added last: an answer has hundreds of entries, and spreading the
+ * pieces together (radioJson, then the basic fields into the extended ones)
+ * made each entry several times dearer to build. The keys, their order and
+ * the values are those of the spread form (test/http/routes/nearby.test.ts).
+ */
 export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number, frequencyMHz?: number) {
   const { satellite } = entry
-  const basic = {
-    noradId: satellite.noradId,
-    name: satellite.name,
-    labels: satellite.labels,
-    altitude: entry.altitudeKm,
-    velocityKmHs: entry.speedKmH,
-    elevation: entry.elevationDeg,
-    azimuth: entry.azimuthDeg,
-    range: entry.rangeKm,
-    ...radioJson(entry.rangeRateKmS, frequencyMHz),
-    magnitude: entry.magnitude,
-    visible: entry.visible,
-    observerDaytime,
-    satelliteSunlit: entry.sunlit,
-    epoch: satellite.epoch,
-    elementAgeDays: elementAgeDaysAt(satellite, instantMs),
+  const json: Record<string, unknown> =
+    frequencyMHz === undefined
+      ? {
+          noradId: satellite.noradId,
+          name: satellite.name,
+          labels: satellite.labels,
+          altitude: entry.altitudeKm,
+          velocityKmHs: entry.speedKmH,
+          elevation: entry.elevationDeg,
+          azimuth: entry.azimuthDeg,
+          range: entry.rangeKm,
+          rangeRate: entry.rangeRateKmS,
+          magnitude: entry.magnitude,
+          visible: entry.visible,
+          observerDaytime,
+          satelliteSunlit: entry.sunlit,
+          epoch: satellite.epoch,
+          elementAgeDays: elementAgeDaysAt(satellite, instantMs),
+        }
+      : {
+          noradId: satellite.noradId,
+          name: satellite.name,
+          labels: satellite.labels,
+          altitude: entry.altitudeKm,
+          velocityKmHs: entry.speedKmH,
+          elevation: entry.elevationDeg,
+          azimuth: entry.azimuthDeg,
+          range: entry.rangeKm,
+          ...radioJson(entry.rangeRateKmS, frequencyMHz),
+          magnitude: entry.magnitude,
+          visible: entry.visible,
+          observerDaytime,
+          satelliteSunlit: entry.sunlit,
+          epoch: satellite.epoch,
+          elementAgeDays: elementAgeDaysAt(satellite, instantMs),
+        }
+  if (extended) {
+    json.geoposition = { latitude: entry.latitudeDeg!, longitude: entry.longitudeDeg! }
+    json.orbitalParams = satellite.orbitalParams
   }
-  if (!extended) return basic
-  return {
-    ...basic,
-    geoposition: { latitude: entry.latitudeDeg!, longitude: entry.longitudeDeg! },
-    orbitalParams: satellite.orbitalParams,
-  }
+  return json as NearbyEntryJson
 }
 
+/** An entry as nearbyEntryJson makes it (the schema's fields; the extended ones with mode=extended, dopplerShiftHz with a frequency). */
+export type NearbyEntryJson = Static<typeof NearbyEntrySchema>
