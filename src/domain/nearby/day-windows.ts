@@ -409,6 +409,11 @@ interface NearScan {
  * the middle's plane, allowing for the node's turn since (a turn moves the normal
  * at most that far). Writes the positions (in NearRecords) of the records
  * that pass, and of those without a bound, into `pass`; returns how many.
+ * The test's sine of span + |turn| = (Γ − e) + y (Γ = arccos(reach), y = the
+ * record's tilt and arc and the turn) is bounded by sin(Γ − e) + y (the sine
+ * changes no faster than its angle), so that the loop needs one square root
+ * and no trigonometry; a bound of 1 or more keeps the record (it is 1 or more
+ * whenever the span reaches 90°). Stage 2 tests the plane again, exactly.
  * Kept apart from stage 2 so that this loop, over the whole catalogue, stays
  * small (JavaScriptCore compiles a small loop over plain numbers best).
  */
@@ -428,22 +433,12 @@ function planeStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Arr
     if (reach >= 1) continue // never above the threshold anywhere on its orbit
     const t = tMin - epochMin[k]!
     const turn = fromNoon * (nodedot[k]! + nodecf[k]! * (2 * t - fromNoon))
-    const y = x + (turn < 0 ? -turn : turn)
-    if (y >= 0.2) {
-      pass[count++] = k
-      continue
-    }
-    // span + |turn| = Γ + (y − e), Γ = arccos(reach): its cosine and sine without an arccos.
-    const cosY = smallCos(y)
-    const sinY = smallSin(y)
-    const sinG = Math.sqrt(1 - reach * reach)
-    const cosZ = cosY * cosE + sinY * sinE
-    const sinZ = sinY * cosE - cosY * sinE
-    if (reach * cosZ - sinG * sinZ > 0) {
+    // sin(Γ − e) + x + |turn| ≥ sin(span + |turn|).
+    const bound = Math.sqrt(1 - reach * reach) * cosE - reach * sinE + x + (turn < 0 ? -turn : turn)
+    if (bound < 1) {
       // Below 90°: the observer must be within it of the middle's plane (normal sin i sin Ω, −sin i cos Ω, cos i).
-      const sinSpan = sinG * cosZ + reach * sinZ
       const off = sinI[k]! * (sinNode[k]! * ox - cosNode[k]! * oy) + cosI[k]! * oz
-      if (off > sinSpan || off < -sinSpan) continue
+      if (off > bound || off < -bound) continue
     }
     pass[count++] = k
   }
