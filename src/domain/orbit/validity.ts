@@ -166,6 +166,8 @@ export function describeLimit(ms: number): string {
 export class Validity {
   readonly policy: ValidityPolicy
   private readonly elements: readonly ElementSet[]
+  /** Each element set's epoch, ms (read on every position: a typed array, not each set's object). */
+  private readonly epochMs: Float64Array
   private readonly fromMs: Float64Array
   private readonly toMs: Float64Array
   private readonly ceilingKm: Float64Array
@@ -181,6 +183,7 @@ export class Validity {
     this.policy = policy
     this.elements = elements
     const n = elements.length
+    this.epochMs = new Float64Array(n)
     this.fromMs = new Float64Array(n)
     this.toMs = new Float64Array(n)
     this.ceilingKm = new Float64Array(n)
@@ -190,6 +193,7 @@ export class Validity {
     const age = policy.maxElementAgeMs ?? Number.POSITIVE_INFINITY
     for (let i = 0; i < n; i++) {
       const e = elements[i]!
+      this.epochMs[i] = e.epochMs
       this.fromMs[i] = e.epochMs - age
       this.toMs[i] = e.epochMs + age
       this.ceilingKm[i] = heightCeilingKm(e)
@@ -258,7 +262,7 @@ export class Validity {
    * else null. Looks further along the satellite's grid only as far as asked.
    */
   decayedBy(i: number, satrec: SatRec, instantMs: number): number | null {
-    const epochMs = this.elements[i]!.epochMs
+    const epochMs = this.epochMs[i]!
     if (instantMs < epochMs) return null
     if (this.decayMs[i]! <= instantMs) return this.decayMs[i]!
     let clear = this.clearToMin[i]!
