@@ -81,7 +81,8 @@ export function positionAt(
   const refusal = validity.refusalAt(index, satrec, ms)
   if (refusal !== null) return refused(refusal.kind, refusal.reason)
   if (satrec.method === 'd') seekResonance(satrec, ms)
-  const pv = sgp4(satrec, minutesSinceEpoch(catalog.satellites[index]!.elements, ms))
+  // minutesSinceEpoch(catalog.satellites[index].elements, ms), from the validity rules' table of epochs.
+  const pv = sgp4(satrec, validity.minutesSinceEpoch(index, ms))
   if (satrec.error !== 0 || !pv) return refused('sgp4', SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
   const { position: p, velocity: v } = pv
   // x - x is 0 for a finite x and NaN for ±Infinity or NaN: the sum is finite only when every coordinate is.

@@ -166,8 +166,9 @@ export function describeLimit(ms: number): string {
 export class Validity {
   readonly policy: ValidityPolicy
   private readonly elements: readonly ElementSet[]
-  /** Each element set's epoch, ms (read on every position: a typed array, not each set's object). */
+  /** Each element set's epoch, ms and µs (read on every position: typed arrays, not each set's object). */
   private readonly epochMs: Float64Array
+  private readonly epochUs: Float64Array
   private readonly fromMs: Float64Array
   private readonly toMs: Float64Array
   private readonly ceilingKm: Float64Array
@@ -184,6 +185,7 @@ export class Validity {
     this.elements = elements
     const n = elements.length
     this.epochMs = new Float64Array(n)
+    this.epochUs = new Float64Array(n)
     this.fromMs = new Float64Array(n)
     this.toMs = new Float64Array(n)
     this.ceilingKm = new Float64Array(n)
@@ -194,6 +196,7 @@ export class Validity {
     for (let i = 0; i < n; i++) {
       const e = elements[i]!
       this.epochMs[i] = e.epochMs
+      this.epochUs[i] = e.epochUs ?? e.epochMs * 1000
       this.fromMs[i] = e.epochMs - age
       this.toMs[i] = e.epochMs + age
       this.ceilingKm[i] = heightCeilingKm(e)
@@ -208,6 +211,11 @@ export class Validity {
   /** The highest plausible height of satellite `i`'s positions, km (`heightCeilingKm` of its elements). */
   heightCeilingAt(i: number): number {
     return this.ceilingKm[i]!
+  }
+
+  /** Minutes from satellite `i`'s epoch to an instant: position.ts's `minutesSinceEpoch` of its elements, the same arithmetic. */
+  minutesSinceEpoch(i: number, instantMs: number): number {
+    return (instantMs * 1000 - this.epochUs[i]!) / 60_000_000
   }
 
   /** Whether satellite `i`'s elements are within the age limit at the instant. */

@@ -60,6 +60,31 @@ describe('positionAt: the "has a position" rule', () => {
     expect(result.state.altitudeKm).toBeLessThan(450)
   })
 
+  test('the minutes from the epoch it propagates to are minutesSinceEpoch of the elements, for every satellite (the validity table of epochs)', () => {
+    for (const ms of [Date.UTC(2026, 4, 30, 22, 50, 0, 1), Date.UTC(2026, 10, 25, 18, 3, 17, 999), Date.UTC(2025, 0, 1)]) {
+      for (let i = 0; i < catalog.size; i++) expect(catalog.validity.minutesSinceEpoch(i, ms)).toBe(minutesSinceEpoch(catalog.satellites[i]!.elements, ms))
+    }
+  })
+
+  test('without the geoposition, the same rule and the same state but the latitude and longitude (NaN), for every satellite', () => {
+    const ms = Date.UTC(2026, 4, 31, 3, 4, 5, 678)
+    const instant = new Date(ms)
+    const gmst = siderealTimeRad(instant)
+    let positions = 0
+    for (let i = 0; i < catalog.size; i++) {
+      const full = positionAt(catalog, i, instant, gmst)
+      const bare = positionAt(catalog, i, instant, gmst, undefined, false)
+      if (!full.ok) {
+        expect(bare).toEqual(full)
+        continue
+      }
+      positions++
+      expect(bare.ok && [bare.state.latitudeDeg, bare.state.longitudeDeg]).toEqual([Number.NaN, Number.NaN])
+      expect(bare).toEqual({ ok: true, state: { ...full.state, latitudeDeg: Number.NaN, longitudeDeg: Number.NaN } })
+    }
+    expect(positions).toBeGreaterThan(10_000)
+  })
+
   test('element age: the window is inclusive at both ends, and the message gives the age and the limit', () => {
     const aged = catalog.withPolicy({ maxElementAgeMs: 30 * DAY_MS })
     const index = aged.indexOf(25544)!
