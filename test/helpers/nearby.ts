@@ -14,6 +14,23 @@ export function random(seed: number) {
   }
 }
 
+const DEG = Math.PI / 180
+
+/**
+ * The point `distanceDeg` (an angle at the Earth's centre, on a sphere) from a
+ * latitude and longitude at `bearingDeg` (0 north, 90 east), as an observer at
+ * sea level. Due north or south it keeps the longitude and moves the latitude
+ * by the distance exactly (past a pole, a latitude beyond ±90°: no observer).
+ */
+function destination(latitudeDeg: number, longitudeDeg: number, bearingDeg: number, distanceDeg: number): NearbyQuery['observer'] {
+  if (bearingDeg === 0 || bearingDeg === 180) return { latitudeDeg: latitudeDeg + (bearingDeg === 0 ? distanceDeg : -distanceDeg), longitudeDeg, altitudeM: 0 }
+  const [phi, d, theta] = [latitudeDeg * DEG, distanceDeg * DEG, bearingDeg * DEG]
+  const lat = Math.asin(Math.sin(phi) * Math.cos(d) + Math.cos(phi) * Math.sin(d) * Math.cos(theta))
+  const lon = longitudeDeg * DEG + Math.atan2(Math.sin(theta) * Math.sin(d) * Math.cos(phi), Math.cos(d) - Math.sin(phi) * Math.sin(lat))
+  const wrapped = ((((lon / DEG + 180) % 360) + 360) % 360) - 180
+  return { latitudeDeg: lat / DEG, longitudeDeg: wrapped, altitudeM: 0 }
+}
+
 /** A query over the whole sky from 10° up, with `more` on top. */
 export function nearbyQuery(observer: NearbyQuery['observer'], instant: Date, more: Partial<NearbyQuery> = {}): NearbyQuery {
   return { observer, instant, minElevationDeg: 10, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false, ...more }
@@ -37,12 +54,18 @@ export function extremeQueries(latitudesDeg: readonly number[], longitudeDeg: nu
 }
 
 /**
- * Observers due north or south of a satellite, as far away as a threshold (10°
+ * Observers due north or south of a satellite (or at other `bearingsDeg` from
+ * the point below it, along a great circle), as far away as a threshold (10°
  * or 60°) allows with the satellite still `marginDeg` above it: the edge of any
  * prefilter's reach. A few satellites per 500 km of height, so LEO, MEO, GEO
  * and HEO all take part. `bands`: how many heights took part.
  */
-export function edgeQueries(catalog: Catalog, instant: Date, marginDeg: number): { bands: number; cases: { query: NearbyQuery; noradId: number }[] } {
+export function edgeQueries(
+  catalog: Catalog,
+  instant: Date,
+  marginDeg: number,
+  bearingsDeg: readonly number[] = [0, 180],
+): { bands: number; cases: { query: NearbyQuery; noradId: number }[] } {
   const gmst = siderealTimeRad(instant)
   const byBand = new Map<number, number>()
   const cases: { query: NearbyQuery; noradId: number }[] = []
@@ -53,9 +76,9 @@ export function edgeQueries(catalog: Catalog, instant: Date, marginDeg: number):
     if ((byBand.get(band) ?? 0) >= 3) continue
     byBand.set(band, (byBand.get(band) ?? 0) + 1)
     for (const minElevationDeg of [10, 60]) {
-      for (const side of [1, -1]) {
-        const at = (offsetDeg: number) => ({ latitudeDeg: position.state.latitudeDeg + side * offsetDeg, longitudeDeg: position.state.longitudeDeg, altitudeM: 0 })
-        // Elevation falls as the observer moves away along the meridian: bisect to just above the threshold.
+      for (const bearingDeg of bearingsDeg) {
+        const at = (offsetDeg: number) => destination(position.state.latitudeDeg, position.state.longitudeDeg, bearingDeg, offsetDeg)
+        // Elevation falls as the observer moves away: bisect to just above the threshold.
         let [near, far] = [0, 90]
         for (let k = 0; k < 60; k++) {
           const mid = (near + far) / 2

@@ -136,6 +136,17 @@ describe('NearbyEngine', () => {
     expect(cases.length).toBeGreaterThan(100)
   })
 
+  test('the prefilter keeps a satellite due east or west of the observer, or at a diagonal, just above the threshold, at every height', () => {
+    // The edge of the cells' reach in right ascension (and in declination and right ascension at once).
+    const engine = tablesEngine()
+    for (const instant of [new Date(Date.UTC(2026, 4, 31, 7, 3, 41, 600)), new Date(Date.UTC(2026, 4, 30, 19, 44, 5, 5))]) {
+      const { bands, cases } = edgeQueries(catalog, instant, 1e-4, [45, 90, 135, 225, 270, 315])
+      for (const { query, noradId } of cases) expect(engine.find(catalog, query).entries.map((e) => e.satellite.noradId)).toContain(noradId)
+      expect(bands).toBeGreaterThan(12)
+      expect(cases.length).toBeGreaterThan(300)
+    }
+  })
+
   test('a threshold or azimuth bound a hair from a satellite decides as SGP4 does, not as interpolation would', () => {
     const engine = tablesEngine()
     const base = nearbyQuery({ latitudeDeg: 44.06, longitudeDeg: -96.695, altitudeM: 300 }, new Date(Date.UTC(2026, 4, 31, 13, 28, 26, 711)))
