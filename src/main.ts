@@ -23,6 +23,7 @@ import { log } from './io/log.ts'
 import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
 import { reloadOnSighup } from './io/reload.ts'
 import { soon } from './io/schedule.ts'
+import { warmUp } from './io/warm-up.ts'
 import { stopOnSignals } from './io/shutdown.ts'
 import { supervise } from './io/supervise.ts'
 import { WorkerLink, workerIdentity } from './io/worker-link.ts'
@@ -241,16 +242,9 @@ if (refresher) {
 warmInPieces(store.current)
 const stopTrim = new MemoryTrim(activity).start()
 
-/** Creates SGP4 records in pieces of work (src/io/schedule.ts), so no request waits behind all of them; stops if the catalogue is replaced. */
-function warmInPieces(catalog: Catalog, from = 0): void {
-  soon((timeUp) => {
-    if (store.current !== catalog) return
-    let end = from
-    while (end < catalog.size && !((end & 15) === 0 && end > from && timeUp())) catalog.satrecAt(end++)
-    if (end < catalog.size) warmInPieces(catalog, end)
-    // Start-up leaves tens of MB of garbage (parsing, SGP4 initialisation): collect it once, so RSS reflects what is kept.
-    else setTimeout(() => Bun.gc(true), 1000)
-  })
+/** The catalogue served now is warmed; one replaced meanwhile is not. */
+function warmInPieces(catalog: Catalog): void {
+  warmUp(catalog, (c) => store.current === c)
 }
 
 /** On a stop, how long requests already sent may take to be read before the listener closes, ms. */
