@@ -25,7 +25,7 @@ node_modules/.installed: package.json bun.lock | $(BUN)
 install: node_modules/.installed
 
 # The snapshot the build embeds: the group files committed in data/ (as published) and data/SOURCE, bundled.
-SNAPSHOT_FILES := data/SOURCE $(wildcard data/*.tle data/*.csv) $(filter-out data/snapshot.json,$(wildcard data/*.json))
+SNAPSHOT_FILES := data/SOURCE $(wildcard data/*.tle data/*.csv) $(filter-out data/snapshot.json data/prepared.json,$(wildcard data/*.json))
 data/snapshot.json: $(SNAPSHOT_FILES) scripts/snapshot.ts | node_modules/.installed
 	$(BUN) scripts/snapshot.ts --bundle
 
@@ -121,4 +121,4 @@ test-unit: node_modules/.installed data/prepared.bin
 	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
 
 clean:
-	rm -rf dist node_modules .tools data/snapshot.json data/prepared.bin
+	rm -rf dist node_modules .tools data/snapshot.json data/prepared.bin data/prepared.json

@@ -49,6 +49,8 @@ const worker = process.send ? workerIdentity(process.env) : null
 log.configure({ level: config.logLevel, format: config.logFormat, context: worker ? { worker: worker.slot } : null })
 const workers = config.workers === 'auto' ? availableParallelism() : config.workers
 if (worker === null && workers > 1) {
+  // The supervisor serves nothing and never listens: the normal JIT policy from now on (see below).
+  Bun.unsafe.setJITPolicy(1)
   await supervise({
     settings: {
       workers,

@@ -4,7 +4,8 @@
  * need). One queue, one piece of work per turn of the event loop, after the I/O
  * that came meanwhile, and a piece told when its time is up (PIECE_MS): a
  * request that arrives waits for at most the one piece running, however many are
- * queued. (Started at once, the warm-up and three tables each ran a piece per
+ * queued (the pieces that ask: the warm-up and the tables; the start log's
+ * data-age line is one piece of ~10 ms). (Started at once, the warm-up and three tables each ran a piece per
  * turn, and a piece was a count of satellites: with months-old elements, a
  * table's slice took over 100 ms, and the first request after start-up waited
  * for several.)

@@ -17,7 +17,9 @@
  *     header                                  JSON (UTF-8): kind, stamp, source, groups, count, numeric, strings, read
  *     (zeros to a multiple of 8)
  *     numeric columns                         float64 LE, column by column (`numeric` order); NaN: absent
- *     group membership                        uint32 per satellite: bit i = in `groups[i]`
+ *     group lists                             uint32 × (count + 1): where each satellite's list starts in the next
+ *     group indices                           uint16 each: the indices in `groups` of each satellite's groups
+ *     (zeros to a multiple of 8)
  *     TLE lines                               ASCII, 2 × 69 characters per satellite; SOH × 138: no TLE
  *     strings                                 UTF-8, `strings` fields satellite by satellite, each ended by NUL; SOH alone: absent
  */
@@ -44,8 +46,8 @@ const LINE = 69
 const END = '\u0000'
 /** Stands for an absent string (undefined, or no TLE); may not occur in one. */
 const ABSENT = '\u0001'
-/** Group membership is a 32-bit mask. */
-const MAX_GROUPS = 32
+/** Group indices are 16-bit. */
+const MAX_GROUPS = 65_536
 
 interface Header {
   kind: string
@@ -73,14 +75,17 @@ export function preparedBytes(snapshot: GroupSet): Uint8Array {
   const headerBytes = new TextEncoder().encode(JSON.stringify(header))
   const magicBytes = new TextEncoder().encode(MAGIC)
   const numericAt = align8(magicBytes.length + 4 + headerBytes.length)
-  const groupsAt = numericAt + NUMERIC.length * count * 8
-  const linesAt = groupsAt + count * 4
+  const starts = new Uint32Array(count + 1)
+  satellites.forEach((s, i) => (starts[i + 1] = starts[i]! + s.groups.length))
+  const listsAt = numericAt + NUMERIC.length * count * 8
+  const indicesAt = listsAt + (count + 1) * 4
+  const linesAt = align8(indicesAt + starts[count]! * 2)
   const stringsAt = linesAt + count * 2 * LINE
 
   const texts: string[] = []
   const lines: string[] = []
   const numeric = new Float64Array(NUMERIC.length * count)
-  const membership = new Uint32Array(count)
+  const indices: number[] = []
   satellites.forEach((s, i) => {
     const e = s.elements
     NUMERIC.forEach((field, c) => {
@@ -89,7 +94,7 @@ export function preparedBytes(snapshot: GroupSet): Uint8Array {
       if (typeof value !== 'number' ? !(value === undefined && field === 'epochUs') : Number.isNaN(value)) throw new Error(`satellite ${e.noradId}: ${field} is ${value}`)
       numeric[c * count + i] = value ?? Number.NaN
     })
-    for (const g of s.groups) membership[i]! |= 1 << names.indexOf(g)
+    for (const g of s.groups) indices.push(names.indexOf(g))
     if (typeof e.name !== 'string' || typeof e.classification !== 'string') throw new Error(`satellite ${e.noradId}: no name or classification`)
     for (const text of [e.name, e.intlDesignator, e.classification, e.sourceFormat]) {
       if (text !== undefined && (text.includes(END) || text.includes(ABSENT))) throw new Error(`satellite ${e.noradId}: a text field holds a control character`)
@@ -106,7 +111,8 @@ export function preparedBytes(snapshot: GroupSet): Uint8Array {
   view.setUint32(magicBytes.length, headerBytes.length, true)
   bytes.set(headerBytes, magicBytes.length + 4)
   for (let k = 0; k < numeric.length; k++) view.setFloat64(numericAt + k * 8, numeric[k]!, true)
-  for (let i = 0; i < count; i++) view.setUint32(groupsAt + i * 4, membership[i]!, true)
+  for (let i = 0; i <= count; i++) view.setUint32(listsAt + i * 4, starts[i]!, true)
+  indices.forEach((g, k) => view.setUint16(indicesAt + k * 2, g, true))
   bytes.set(new TextEncoder().encode(lines.join('')), linesAt)
   bytes.set(stringBytes, stringsAt)
   return bytes
@@ -123,16 +129,20 @@ export function snapshotFromPrepared(bytes: Uint8Array, where: string): GroupSet
   if (header.kind !== PREPARED_KIND || header.numeric.join() !== NUMERIC.join() || header.strings.join() !== STRINGS.join()) throw refuse()
   const { count, groups: names } = header
   const numericAt = align8(magic.length + 4 + headerLength)
-  const groupsAt = numericAt + NUMERIC.length * count * 8
-  const linesAt = groupsAt + count * 4
+  const listsAt = numericAt + NUMERIC.length * count * 8
+  const indicesAt = listsAt + (count + 1) * 4
+  if (bytes.length < indicesAt) throw refuse()
+  const starts = Array.from({ length: count + 1 }, (_, i) => view.getUint32(listsAt + i * 4, true))
+  const linesAt = align8(indicesAt + starts[count]! * 2)
   const stringsAt = linesAt + count * 2 * LINE
+  if (bytes.length < stringsAt) throw refuse()
   // Little-endian machines (every target) read the columns in place; others copy them through the view.
   const inPlace = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1 && bytes.byteOffset % 8 === 0
   const column = (c: number): Float64Array => {
     const at = numericAt + c * count * 8
     return inPlace ? new Float64Array(bytes.buffer, bytes.byteOffset + at, count) : Float64Array.from({ length: count }, (_, i) => view.getFloat64(at + i * 8, true))
   }
-  const masks = inPlace ? new Uint32Array(bytes.buffer, bytes.byteOffset + groupsAt, count) : Uint32Array.from({ length: count }, (_, i) => view.getUint32(groupsAt + i * 4, true))
+  const groupIndex = (k: number) => view.getUint16(indicesAt + k * 2, true)
   const columns = NUMERIC.map((_, c) => column(c))
   const [noradId, epochMs, epochUs, meanMotionDot, meanMotionDdot, bstar, ephemerisType, elementSetNo, inclinationDeg, raanDeg, eccentricity, argOfPericenterDeg, meanAnomalyDeg, meanMotionRevPerDay, revAtEpoch] =
     columns
@@ -142,7 +152,7 @@ export function snapshotFromPrepared(bytes: Uint8Array, where: string): GroupSet
   // Absent values: undefined (a NaN number, the ABSENT text); the rows were checked to hold no NaN and no ABSENT text otherwise.
 
   // Satellites in the same groups share one list of them (sorted), as in every catalogue.
-  const listsByMask: string[][] = []
+  const shared = new Map<number | string, string[]>()
   const members: ElementSet[][] = names.map(() => [])
   const sorted: SortedSatellite[] = new Array(count)
   for (let i = 0; i < count; i++) {
@@ -174,9 +184,20 @@ export function snapshotFromPrepared(bytes: Uint8Array, where: string): GroupSet
       epochUs: us !== us ? undefined : us,
       sourceFormat: sourceFormat === ABSENT ? undefined : (sourceFormat as ElementSet['sourceFormat']),
     }
-    const mask = masks[i]!
-    for (let g = 0; g < names.length; g++) if (mask & (1 << g)) members[g]!.push(elements)
-    sorted[i] = { elements, groups: (listsByMask[mask] ??= names.filter((_, g) => mask & (1 << g)).sort()) }
+    const first = starts[i]!
+    const end = starts[i + 1]!
+    const own: number[] = []
+    for (let k = first; k < end; k++) {
+      const g = groupIndex(k)
+      if (g >= names.length) throw refuse()
+      members[g]!.push(elements)
+      own.push(g)
+    }
+    // Most satellites are in one group: its index is the key.
+    const key = own.length === 1 ? own[0]! : own.join()
+    let groups = shared.get(key)
+    if (!groups) shared.set(key, (groups = own.map((g) => names[g]!).sort()))
+    sorted[i] = { elements, groups }
   }
   const obtainedAtMs = Date.parse(header.stamp)
   return {

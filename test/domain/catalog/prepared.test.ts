@@ -60,6 +60,19 @@ describe('prepared snapshots', () => {
     expectSamePlans(fromPrepared, fromParsed)
   })
 
+  test('more than 32 groups, a satellite in many of them: the same catalogue as parsing them', () => {
+    // The stations group again under 35 more names: its satellites are in 36 (or more) groups each.
+    const withCopies = (): GroupSet => {
+      const set = parsedSnapshot()
+      const stations = set.groups.find((g) => g.group === 'stations')!
+      return { ...set, groups: [...set.groups, ...Array.from({ length: 35 }, (_, k) => ({ ...stations, group: `copy${k}` }))] }
+    }
+    const fromPrepared = plan(snapshotFromPrepared(preparedBytes(withCopies()), 'prepared'))
+    expect(Object.keys(fromPrepared.catalog.groupCounts).length).toBe(43)
+    expect(fromPrepared.catalog.get(25544)!.groups.length).toBeGreaterThanOrEqual(36)
+    expectSamePlans(fromPrepared, plan(withCopies()))
+  })
+
   test('a catalogue handed to another process and made again is the same catalogue', () => {
     const { catalog } = plan(snapshotFromPrepared(bytes, 'prepared'))
     const again = catalogFromTransfer(JSON.parse(JSON.stringify(catalogTransfer(catalog))))
