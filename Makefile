@@ -114,11 +114,13 @@ typecheck: node_modules/.installed
 test: node_modules/.installed data/prepared.bin deps-test dist/sattrack dist/SHA256SUMS
 	$(BUN) test --timeout 120000
 
-# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, the docs' examples), one worker per core;
+# The fast loop: the in-process tests (domain, HTTP through app.handle, I/O, the docs' examples), one worker per core,
+# each keeping its modules across the files it runs (--no-isolate: the app's modules and the embedded catalogue are
+# loaded once per worker, not once per file: 43 s instead of 66 on the loaded 2-core machine);
 # no build, no executable, no Python. The property-based fuzz tests (test/fuzz, ~30 s alone) run in make test.
 UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/service
 test-unit: node_modules/.installed data/prepared.bin
-	$(BUN) test --parallel --timeout 120000 $(UNIT_TESTS)
+	$(BUN) test --parallel --no-isolate --timeout 120000 $(UNIT_TESTS)
 
 clean:
 	rm -rf dist node_modules .tools data/snapshot.json data/prepared.bin data/prepared.json
