@@ -61,7 +61,8 @@ async function build(target: Target, commit: string): Promise<string> {
   const started = performance.now()
   const result = await Bun.build({
     entrypoints: [join(ROOT, 'src/main.ts')],
-    compile: { target: target.bun, outfile, autoloadDotenv: false, autoloadBunfig: false },
+    // jitPolicy: as the Makefile's JIT_POLICY (start-up code stays in the interpreter; src/main.ts restores the normal policy).
+    compile: { target: target.bun, outfile, autoloadDotenv: false, autoloadBunfig: false, jitPolicy: 8 },
     minify: true,
     // Bytecode needs ESM spelled out (it would switch to CommonJS and lose top-level await).
     bytecode: true,

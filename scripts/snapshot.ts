@@ -31,7 +31,8 @@ const GROUPS = ['stations', 'starlink', 'oneweb', 'geo', 'weather', 'resource', 
 const CELESTRAK_GP = 'https://celestrak.org/NORAD/elements/gp.php'
 export const SOURCE_FILE = 'SOURCE'
 /** Files of data/ that are generated from the others, never groups. */
-const GENERATED = new Set(['snapshot.json', 'prepared.json'])
+// prepared.json: what builds before prepared.bin wrote; a checkout may still hold one.
+const GENERATED = new Set(['snapshot.json', 'prepared.bin', 'prepared.json'])
 
 const args = process.argv.slice(2)
 const option = (name: string) => {

@@ -22,6 +22,8 @@ import { parseConfig } from './config.ts'
 import { log } from './io/log.ts'
 import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
 import { reloadOnSighup } from './io/reload.ts'
+import { soon } from './io/schedule.ts'
+import { warmUp } from './io/warm-up.ts'
 import { stopOnSignals } from './io/shutdown.ts'
 import { supervise } from './io/supervise.ts'
 import { WorkerLink, workerIdentity } from './io/worker-link.ts'
@@ -47,6 +49,8 @@ const worker = process.send ? workerIdentity(process.env) : null
 log.configure({ level: config.logLevel, format: config.logFormat, context: worker ? { worker: worker.slot } : null })
 const workers = config.workers === 'auto' ? availableParallelism() : config.workers
 if (worker === null && workers > 1) {
+  // The supervisor serves nothing and never listens: the normal JIT policy from now on (see below).
+  Bun.unsafe.setJITPolicy(1)
   await supervise({
     settings: {
       workers,
@@ -136,7 +140,7 @@ const refresher =
         persist: (contents) => writeCache(config.dataDir, contents),
         // The payloads behind the groups taken from the cache: the first round asks for them conditionally.
         initialPayloads: started.cached.filter((g) => started.plan.cacheGroupsUsed.includes(g.group)),
-        onSwap: () => warmInSlices(store.current),
+        onSwap: () => warmInPieces(store.current),
       })
     : null
 
@@ -199,11 +203,17 @@ try {
   const code = (error as { code?: string }).code
   process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
 }
+// The executable starts with the JIT's tier-up thresholds raised (--compile-jit-policy, Makefile and scripts/dist.ts):
+// start-up code runs once, and compiling it cost more than interpreting it (~40 ms to healthy). Serving, the normal policy.
+Bun.unsafe.setJITPolicy(1)
 if (started && startLog) {
   log.info('catalogue loaded', startLogFields(started.inputs, started.plan))
-  const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
-  if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
-  else log.info('data freshness', { summary: dataFreshness.summary })
+  // The data's age, by age alone: it makes the catalogue's validity rules (~15 ms), which the first requests need not wait for.
+  soon(() => {
+    const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
+    if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
+    else log.info('data freshness', { summary: dataFreshness.summary })
+  })
 }
 const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}`
 if (link) {
@@ -222,7 +232,7 @@ if (link) {
     }
     log.info('catalogue replaced by the supervisor\'s', { version: store.current.version, satellites: store.current.size })
     link.serving(store.current.version, true)
-    warmInSlices(store.current)
+    warmInPieces(store.current)
   })
   // Its version, hashed after the first requests have been served: the supervisor checks it is the instance's.
   setTimeout(() => link.serving(store.current.version, false), 0)
@@ -231,17 +241,12 @@ if (refresher) {
   log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
   refresher.start()
 }
-setTimeout(() => warmInSlices(store.current), 0)
+warmInPieces(store.current)
 const stopTrim = new MemoryTrim(activity).start()
 
-/** Creates SGP4 records a slice at a time, so no request waits behind all of them; stops if the catalogue is replaced. */
-function warmInSlices(catalog: Catalog, from = 0): void {
-  if (store.current !== catalog) return
-  const end = Math.min(catalog.size, from + 500)
-  for (let i = from; i < end; i++) catalog.satrecAt(i)
-  if (end < catalog.size) setTimeout(() => warmInSlices(catalog, end), 0)
-  // Start-up leaves tens of MB of garbage (parsing, SGP4 initialisation): collect it once, so RSS reflects what is kept.
-  else setTimeout(() => Bun.gc(true), 1000)
+/** The catalogue served now is warmed; one replaced meanwhile is not. */
+function warmInPieces(catalog: Catalog): void {
+  warmUp(catalog, (c) => store.current === c)
 }
 
 /** On a stop, how long requests already sent may take to be read before the listener closes, ms. */
@@ -250,7 +255,7 @@ const DRAIN_SETTLE_MS = 100
 // SIGHUP reloads --snapshot from disk (src/io/reload.ts); the store serves the catalogue under the configured
 // validity policy: warm that one. In a worker, SIGHUP asks the supervisor, which reloads for every worker.
 if (link) process.on('SIGHUP', () => link.reload())
-else reloadOnSighup(() => store, config.snapshot, (catalog) => warmInSlices(catalog))
+else reloadOnSighup(() => store, config.snapshot, (catalog) => warmInPieces(catalog))
 
 const server = app.server
 let workerStopping = false

@@ -3,3 +3,7 @@ declare module '*/standalone.js' {
   const path: string
   export default path
 }
+declare module '*.bin' {
+  const path: string
+  export default path
+}

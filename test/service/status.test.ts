@@ -239,17 +239,17 @@ describe('a swap under concurrent requests', () => {
 })
 
 describe('the OpenAPI description', () => {
-  test('states the validity rules and the data’s date and age at start, as the status does', async () => {
+  test('states the validity rules and the data’s date and age when served, as the status does', async () => {
     const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
     const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
     const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
     const { description } = (await request(app, '/openapi/json')).body.info
     const { summary } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
-    // At start the age alone is counted (no decay search before the service listens): the same sentence, "by age".
+    // The age alone is counted (no decay search for a document): the same sentence, "by age".
     expect(summary).toStartWith(`Data of ${new Date(NOW - 39 * DAY).toISOString().slice(0, 10)}, 39 days old: 0 of 1 satellites have elements that can give a position now (`)
     expect(description).toContain('--max-element-age')
     expect(description).toContain('below 80 km')
     expect(description).toContain('`metadata.leftOut`')
-    expect(description).toEndWith(`At start: ${summary.replace('can give a position now (', 'can give a position now by age (')}`)
+    expect(description).toEndWith(`Now: ${summary.replace('can give a position now (', 'can give a position now by age (')}`)
   })
 })

@@ -44,7 +44,8 @@ export class Catalog {
   readonly origin: CatalogOrigin
   readonly loadedAtMs: number
   private versionHash: string | undefined
-  private readonly indexById: Map<number, number>
+  /** The satellites' catalog numbers, in their order (ascending): found by binary search. */
+  private readonly ids: Int32Array
   /** SGP4 records, created on first use (most of the cost of a catalogue). */
   private readonly satrecs: (SatRec | undefined)[]
   private resonant: SatRec[] | undefined
@@ -58,13 +59,13 @@ export class Catalog {
     origin: CatalogOrigin,
     loadedAtMs: number,
     policy: ValidityPolicy = DEFAULT_VALIDITY_POLICY,
-    indexById?: Map<number, number>,
+    ids?: Int32Array,
   ) {
     this.satellites = satellites
     this.groupCounts = groupCounts
     this.origin = origin
     this.loadedAtMs = loadedAtMs
-    this.indexById = indexById ?? indexByNoradId(satellites)
+    this.ids = ids ?? Int32Array.from(satellites, (s) => s.noradId)
     this.satrecs = new Array(satellites.length)
     this.policy = policy
   }
@@ -85,7 +86,7 @@ export class Catalog {
   /** The same satellites under another validity policy (the service's --max-element-age): this catalogue when the policy is the same. */
   withPolicy(policy: ValidityPolicy): Catalog {
     if (policy.maxElementAgeMs === this.policy.maxElementAgeMs) return this
-    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy, this.indexById)
+    return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy, this.ids)
   }
 
   /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */
@@ -99,13 +100,23 @@ export class Catalog {
   }
 
   get(noradId: number): Satellite | undefined {
-    const i = this.indexById.get(noradId)
+    const i = this.indexOf(noradId)
     return i === undefined ? undefined : this.satellites[i]
   }
 
   /** Where the satellite is in `satellites`, if the catalogue has it. */
   indexOf(noradId: number): number | undefined {
-    return this.indexById.get(noradId)
+    const ids = this.ids
+    let low = 0
+    let high = ids.length - 1
+    while (low <= high) {
+      const mid = (low + high) >>> 1
+      const id = ids[mid]!
+      if (id === noradId) return mid
+      if (id < noradId) low = mid + 1
+      else high = mid - 1
+    }
+    return undefined
   }
 
   /** The SGP4 record of the satellite at `index` in `satellites`. */
@@ -239,12 +250,8 @@ function compact(r: SatRec): SatRec {
  */
 export function buildCatalog(groups: readonly { group: string; elements: readonly ElementSet[] }[], origin: CatalogOrigin, loadedAtMs: number): Catalog {
   const chosen = new Map<number, { elements: ElementSet; groups: string[] }>()
-  const idsByGroup = new Map<string, Set<number>>()
   for (const { group, elements } of groups) {
-    const idsInGroup = idsByGroup.get(group) ?? new Set<number>()
-    idsByGroup.set(group, idsInGroup)
     for (const el of elements) {
-      idsInGroup.add(el.noradId)
       const entry = chosen.get(el.noradId)
       if (!entry) chosen.set(el.noradId, { elements: el, groups: [group] })
       else {
@@ -254,47 +261,75 @@ export function buildCatalog(groups: readonly { group: string; elements: readonl
       }
     }
   }
-  const groupCounts = Object.fromEntries([...idsByGroup.keys()].sort().map((g) => [g, idsByGroup.get(g)!.size]))
-  // Satellites with the same groups (or labels) share one array: a handful of
-  // distinct ones instead of two arrays per satellite.
+  // Satellites with the same groups share one array: a handful of distinct ones instead of one per satellite.
   const sharedGroups = sharedLists()
-  const sharedLabels = sharedLists()
   // Catalog numbers are below 2^31 (Alpha-5 ends at 339,999): a typed array sorts them numerically, fast.
   const ids = Int32Array.from(chosen.keys()).sort()
-  const satellites = Array.from(ids, (id): Satellite => {
+  const sorted = Array.from(ids, (id): SortedSatellite => {
     const { elements, groups } = chosen.get(id)!
-    const params = orbitalParams(elements)
-    return new CatalogSatellite(elements, sharedGroups(groups.length > 1 ? groups.sort() : groups), params, sharedLabels([orbitClass(params)]))
+    return { elements, groups: sharedGroups(groups.length > 1 ? groups.sort() : groups) }
   })
+  return catalogOfSorted(sorted, origin, loadedAtMs, groups.map((g) => g.group))
+}
+
+/** A satellite of a catalogue to be made: its element set and the groups it is in (sorted; one array shared by the satellites of the same groups). */
+export interface SortedSatellite {
+  elements: ElementSet
+  groups: string[]
+}
+
+/**
+ * The catalogue of satellites already chosen: one entry per satellite, ordered
+ * by catalog number (as buildCatalog chooses them, or as a prepared snapshot
+ * holds them). `groupNames`: groups to count even when no satellite is in them.
+ */
+export function catalogOfSorted(sorted: readonly SortedSatellite[], origin: CatalogOrigin, loadedAtMs: number, groupNames: readonly string[] = []): Catalog {
+  const counts: Record<string, number> = {}
+  for (const name of groupNames) counts[name] = 0
+  const satellites = sorted.map(({ elements, groups }, i): Satellite => {
+    if (i > 0 && !(elements.noradId > sorted[i - 1]!.elements.noradId)) throw new Error(`satellites out of order: ${elements.noradId} after ${sorted[i - 1]!.elements.noradId}`)
+    for (const g of groups) counts[g] = (counts[g] ?? 0) + 1
+    return new CatalogSatellite(elements, groups)
+  })
+  const groupCounts = Object.fromEntries(Object.keys(counts).sort().map((g) => [g, counts[g]!]))
   return new Catalog(satellites, groupCounts, origin, loadedAtMs)
 }
 
-/** A satellite of a catalogue; its epoch text is made when first asked for (most satellites are never shown). */
+/** Satellites of the same orbit class share one list of labels. */
+const LABELS = { LEO: ['LEO'], MEO: ['MEO'], GEO: ['GEO'], HEO: ['HEO'] } as const
+
+/**
+ * A satellite of a catalogue. What is derived from its element set (orbital
+ * parameters, labels, epoch text) is made when first asked for: most satellites
+ * are never shown, and a start that made them all took ~15 ms.
+ */
 class CatalogSatellite implements Satellite {
   readonly noradId: number
   readonly name: string
+  #orbitalParams: OrbitalParams | undefined
   #epoch: string | undefined
 
   constructor(
     readonly elements: ElementSet,
     readonly groups: string[],
-    readonly orbitalParams: OrbitalParams,
-    readonly labels: string[],
   ) {
     this.noradId = elements.noradId
     this.name = elements.name
+  }
+
+  get orbitalParams(): OrbitalParams {
+    this.#orbitalParams ??= orbitalParams(this.elements)
+    return this.#orbitalParams
+  }
+
+  get labels(): string[] {
+    return LABELS[orbitClass(this.orbitalParams)] as unknown as string[]
   }
 
   get epoch(): string {
     this.#epoch ??= new Date(this.elements.epochMs).toISOString()
     return this.#epoch
   }
-}
-
-function indexByNoradId(satellites: readonly Satellite[]): Map<number, number> {
-  const index = new Map<number, number>()
-  for (let i = 0; i < satellites.length; i++) index.set(satellites[i]!.noradId, i)
-  return index
 }
 
 function sharedLists(): (items: string[]) => string[] {

@@ -7,7 +7,7 @@
  * the newest element set; the catalogue is built from the result. Pure: the
  * sources are read by src/io/.
  */
-import type { GroupSource } from './catalog.ts'
+import type { GroupSource, SortedSatellite } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
 import { type ElementFormat, parseAnyElements, parseElements } from './formats.ts'
 import { type Refusal, validateElementSets } from './validate.ts'
@@ -49,6 +49,11 @@ export interface GroupSet {
   groups: ElementGroup[]
   /** What reading found, once read (see readGroups). */
   read?: ReadReport
+  /**
+   * The catalogue its groups make by themselves, when made already (a prepared
+   * snapshot, prepared.ts): every satellite once, ordered by catalog number.
+   */
+  sorted?: readonly SortedSatellite[]
 }
 
 /** What reading a set's groups rejected. */

@@ -18,7 +18,7 @@
  *
  * Pure.
  */
-import { buildCatalog, type Catalog, type GroupSource } from './catalog.ts'
+import { buildCatalog, type Catalog, type CatalogOrigin, type GroupSource } from './catalog.ts'
 import { type ElementSet, supersedes } from './elements.ts'
 import type { ElementGroup, GroupSet } from './groups.ts'
 
@@ -116,18 +116,23 @@ export function overlay(layers: readonly Layer[]): Overlaid {
  * serves is at least that fresh; the status lists every group's time).
  */
 export function catalogOf(overlaid: Pick<Overlaid, 'groups' | 'source'>, nowMs: number): Catalog {
+  return buildCatalog(
+    overlaid.groups.map((g) => ({ group: g.group, elements: g.elements ?? [] })),
+    originOf(overlaid.groups, overlaid.source, nowMs),
+    nowMs,
+  )
+}
+
+/** The origin of a catalogue of these groups (see catalogOf): each group's time and source, the oldest time the catalogue's. */
+export function originOf(groups: readonly Pick<ElementGroup, 'group' | 'obtainedAtMs' | 'source'>[], source: GroupSource, nowMs: number): CatalogOrigin {
   const groupsObtainedAtMs: Record<string, number> = {}
   const groupSources: Record<string, GroupSource> = {}
-  for (const g of overlaid.groups) {
+  for (const g of groups) {
     groupsObtainedAtMs[g.group] = g.obtainedAtMs
     groupSources[g.group] = g.source
   }
   const times = Object.values(groupsObtainedAtMs)
-  return buildCatalog(
-    overlaid.groups.map((g) => ({ group: g.group, elements: g.elements ?? [] })),
-    { source: overlaid.source, obtainedAtMs: times.length > 0 ? Math.min(...times) : nowMs, groupsObtainedAtMs, groupSources },
-    nowMs,
-  )
+  return { source, obtainedAtMs: times.length > 0 ? Math.min(...times) : nowMs, groupsObtainedAtMs, groupSources }
 }
 
 /**

@@ -13,9 +13,9 @@
  * base is dated by the time it was read instead. A time read from files (no
  * stamp) is never later than the clock.
  */
-import type { Catalog } from './catalog.ts'
+import { type Catalog, catalogOfSorted, type GroupSource } from './catalog.ts'
 import { elementCount, type GroupSet, type ReadReport, readGroups } from './groups.ts'
-import { catalogOf, chooseNewest, type Layer, overlay, type RefusedSet, refusedSets } from './overlay.ts'
+import { catalogOf, chooseNewest, type Layer, originOf, overlay, type RefusedSet, refusedSets } from './overlay.ts'
 
 /** How far ahead of this machine's clock an obtained time may be (clocks of two machines differ) and still be believed. */
 export const CLOCK_SKEW_MS = 86_400_000
@@ -137,13 +137,12 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
     }
   }
 
-  const overlaid = overlay(cacheLayer ? [baseLayer, cacheLayer] : [baseLayer])
-  const catalog = catalogOf(overlaid, nowMs)
+  const { catalog, sources } = cacheLayer || !baseSet.sorted ? overlaid([baseLayer, ...(cacheLayer ? [cacheLayer] : [])], nowMs) : prepared(baseLayer, baseSet.sorted, nowMs)
   if (catalog.size === 0) {
     return { ok: false, error: `no valid element sets in ${baseSet.description}${cache ? ' or the data-dir cache' : ''}`, examples: baseRead.examples }
   }
   const groupSources: Record<string, GroupOrigin> = {}
-  for (const [group, source] of Object.entries(overlaid.groupSources)) groupSources[group] = source === 'cache' ? 'cache' : 'base'
+  for (const [group, source] of Object.entries(sources)) groupSources[group] = source === 'cache' ? 'cache' : 'base'
   // Base groups with nothing valid are still reported as the base's.
   for (const g of baseSet.groups) groupSources[g.group] ??= 'base'
   const cacheGroupsUsed = Object.keys(groupSources).filter((g) => groupSources[g] === 'cache')
@@ -168,6 +167,25 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
       examples: [...baseRead.examples, ...(cacheRead?.examples ?? [])].slice(0, 3),
       refused: refusedSets(usedGroups, catalog),
     },
+  }
+}
+
+/** The catalogue of the layers by the overlay rule, and where each of its groups came from. */
+function overlaid(layers: Layer[], nowMs: number): { catalog: Catalog; sources: Record<string, GroupSource> } {
+  const result = overlay(layers)
+  return { catalog: catalogOf(result, nowMs), sources: result.groupSources }
+}
+
+/**
+ * The catalogue of a base alone whose satellites were chosen at build time (a
+ * prepared snapshot): the one the overlay rule makes of it (prepared.test.ts),
+ * without choosing again.
+ */
+function prepared(base: Layer, sorted: GroupSet['sorted'] & {}, nowMs: number): { catalog: Catalog; sources: Record<string, GroupSource> } {
+  const groups = base.groups.map((g) => g.group)
+  return {
+    catalog: catalogOfSorted(sorted, originOf(base.groups, base.source, nowMs), nowMs, groups),
+    sources: Object.fromEntries(groups.map((g) => [g, base.source])),
   }
 }
 

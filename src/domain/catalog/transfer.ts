@@ -6,13 +6,12 @@
  * satellites, groups, element sets and origin, so the same `version` and ETags.
  * Pure.
  */
-import { buildCatalog, type Catalog, type CatalogOrigin } from './catalog.ts'
+import { type Catalog, type CatalogOrigin, catalogOfSorted, type SortedSatellite } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
-import { rowReader } from './prepared.ts'
 
 export const TRANSFER_KIND = 'sattrack-catalog/1'
 
-/** The element-set fields of a row, in order (the prepared snapshot's reader reads them by name). */
+/** The element-set fields of a row, in order (rowReader reads them by name). */
 const FIELDS = [
   'noradId', 'name', 'intlDesignator', 'classification', 'epochMs', 'meanMotionDot', 'meanMotionDdot', 'bstar', 'ephemerisType', 'elementSetNo',
   'inclinationDeg', 'raanDeg', 'eccentricity', 'argOfPericenterDeg', 'meanAnomalyDeg', 'meanMotionRevPerDay', 'revAtEpoch', 'tle', 'epochUs', 'sourceFormat',
@@ -48,16 +47,54 @@ export function catalogFromTransfer(transfer: CatalogTransfer): Catalog {
   if (transfer?.kind !== TRANSFER_KIND || !Array.isArray(transfer.rows) || !Array.isArray(transfer.groups)) throw new Error(`not a catalogue transfer (${TRANSFER_KIND})`)
   const read = rowReader(transfer.fields)
   const width = transfer.fields.length
-  const members: ElementSet[][] = transfer.groups.map(() => [])
-  for (const row of transfer.rows) {
-    const elements = read(row)
-    for (let k = width; k < row.length; k++) members[row[k] as number]!.push(elements)
-  }
-  const catalog = buildCatalog(
-    transfer.groups.map((group, i) => ({ group, elements: members[i]! })),
-    transfer.origin,
-    transfer.loadedAtMs,
-  )
+  // The rows are the catalogue's satellites, in its order: made into one again as they are. Satellites in the same groups share one list.
+  const lists = new Map<string, string[]>()
+  const sorted = transfer.rows.map((row): SortedSatellite => {
+    const key = row.slice(width).join()
+    let groups = lists.get(key)
+    if (!groups) lists.set(key, (groups = row.slice(width).map((k) => transfer.groups[k as number]!).sort()))
+    return { elements: read(row), groups }
+  })
+  const catalog = catalogOfSorted(sorted, transfer.origin, transfer.loadedAtMs, transfer.groups)
   if (catalog.version !== transfer.version) throw new Error(`the catalogue made from the transfer is version ${catalog.version}, not ${transfer.version}`)
   return catalog
+}
+
+/**
+ * A row of a transfer as an ElementSet. Every element set is made by
+ * the same object literal, so all share one shape (several times faster to
+ * make and to read than objects built key by key); a field the transfer does not
+ * hold, or holds as null, is undefined (`tle`: null).
+ */
+export function rowReader(fields: readonly string[]): (row: unknown[]) => ElementSet {
+  const column = (name: keyof ElementSet) => fields.indexOf(name)
+  const at = (row: unknown[], i: number): any => (i < 0 || row[i] === null ? undefined : row[i])
+  const [noradId, name, intlDesignator, classification, epochMs, meanMotionDot, meanMotionDdot, bstar, ephemerisType, elementSetNo] = (
+    ['noradId', 'name', 'intlDesignator', 'classification', 'epochMs', 'meanMotionDot', 'meanMotionDdot', 'bstar', 'ephemerisType', 'elementSetNo'] as const
+  ).map(column) as number[]
+  const [inclinationDeg, raanDeg, eccentricity, argOfPericenterDeg, meanAnomalyDeg, meanMotionRevPerDay, revAtEpoch, tle, epochUs, sourceFormat] = (
+    ['inclinationDeg', 'raanDeg', 'eccentricity', 'argOfPericenterDeg', 'meanAnomalyDeg', 'meanMotionRevPerDay', 'revAtEpoch', 'tle', 'epochUs', 'sourceFormat'] as const
+  ).map(column) as number[]
+  return (row) => ({
+    noradId: at(row, noradId!),
+    name: at(row, name!),
+    intlDesignator: at(row, intlDesignator!),
+    classification: at(row, classification!),
+    epochMs: at(row, epochMs!),
+    meanMotionDot: at(row, meanMotionDot!),
+    meanMotionDdot: at(row, meanMotionDdot!),
+    bstar: at(row, bstar!),
+    ephemerisType: at(row, ephemerisType!),
+    elementSetNo: at(row, elementSetNo!),
+    inclinationDeg: at(row, inclinationDeg!),
+    raanDeg: at(row, raanDeg!),
+    eccentricity: at(row, eccentricity!),
+    argOfPericenterDeg: at(row, argOfPericenterDeg!),
+    meanAnomalyDeg: at(row, meanAnomalyDeg!),
+    meanMotionRevPerDay: at(row, meanMotionRevPerDay!),
+    revAtEpoch: at(row, revAtEpoch!),
+    tle: at(row, tle!) ?? null,
+    epochUs: at(row, epochUs!),
+    sourceFormat: at(row, sourceFormat!),
+  })
 }

@@ -45,8 +45,6 @@ const FLICKER_STEP_MS = 500
 /** A rough path may stray between check points by this factor of what they showed, plus this slack. */
 const ROUGH_SAFETY = 10
 const ROUGH_SLACK_KM = 1
-/** Satellites propagated per slice when a table is filled ahead of need. */
-const SLICE = 1000
 const RAD_TO_DEG = 180 / Math.PI
 /**
  * An interpolated row whose elevation (or azimuth, in a window) is within the
@@ -61,8 +59,11 @@ const SCAN_SLACK_DEG = 0.06
 export interface NearbyEngineOptions {
   /** Tables kept per catalogue (oldest dropped first). */
   maxTables?: number
-  /** Runs a function later, off the current request (the service gives src/io/schedule.ts `soon`). */
-  defer: (fn: () => void) => void
+  /**
+   * Runs a piece of work later, off the current request, with a function that
+   * says when the piece's time is up (the service gives src/io/schedule.ts `soon`).
+   */
+  defer: (piece: (timeUp: () => boolean) => void) => void
   /**
    * The first request for an interval whose tables are not ready is answered
    * without tables: SGP4 only for the satellites that can be in the
@@ -130,7 +131,7 @@ export class NearbyEngine {
   private readonly gridIntervals = new WeakMap<Catalog, Map<number, Interval>>()
   private indexBuffer = new Int32Array(0)
   private readonly maxTables: number
-  private readonly defer: (fn: () => void) => void
+  private readonly defer: NearbyEngineOptions['defer']
 
   private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
   private readonly oneOffsWithoutTables: boolean
@@ -167,12 +168,12 @@ export class NearbyEngine {
     return table
   }
 
-  /** Starts filling the table at `gridMs` in slices, so a later request finds it ready. */
+  /** Starts filling the table at `gridMs` in pieces (each until its time is up), so a later request finds it ready. */
   prefetch(catalog: Catalog, gridMs: number): void {
     const table = this.entry(catalog, gridMs)
-    const step = () => {
+    const step = (timeUp: () => boolean) => {
       if (isComplete(catalog, table)) return
-      fillTable(catalog, table, table.filled + SLICE)
+      fillTable(catalog, table, catalog.size, timeUp)
       this.defer(step)
     }
     if (!isComplete(catalog, table)) this.defer(step)

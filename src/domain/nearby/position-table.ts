@@ -33,12 +33,17 @@ export function emptyTable(catalog: Catalog, instantMs: number): PositionTable {
   }
 }
 
-/** Propagates satellites `table.filled` .. `until` (exclusive) into the table. */
-export function fillTable(catalog: Catalog, table: PositionTable, until = catalog.size): void {
+/** Propagates satellites `table.filled` .. `until` (exclusive) into the table; fewer when `timeUp()` says to stop (asked every 16). */
+export function fillTable(catalog: Catalog, table: PositionTable, until = catalog.size, timeUp: () => boolean = () => false): void {
   const instant = new Date(table.instantMs)
   const gmst = siderealTimeRad(instant)
-  const end = Math.min(until, catalog.size)
+  let end = Math.min(until, catalog.size)
   for (let i = table.filled; i < end; i++) {
+    // A piece of background work stops when told (every 16 satellites: one can cost a resonance or decay search).
+    if ((i & 15) === 0 && i > table.filled && timeUp()) {
+      end = i
+      break
+    }
     const result = positionAt(catalog, i, instant, gmst, undefined, false)
     if (!result.ok) {
       table.status[i] = NO_POSITION

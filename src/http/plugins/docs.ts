@@ -48,10 +48,11 @@ const docsPage = `<!doctype html>
 </html>`
 
 /**
- * `dataNote`: the data's date and age when the service started (the status endpoint gives it now);
+ * `dataNote`: the data's date and age now, by age alone (no decay search), for the end of the
+ * description: made each time the document is served, so it is never made at start-up;
  * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
  */
-export function docs(version: string, dataNote: string, compression: CompressionQueue, extraTags: readonly { name: string; description: string }[] = []) {
+export function docs(version: string, dataNote: () => string, compression: CompressionQueue, extraTags: readonly { name: string; description: string }[] = []) {
   /** The docs page's 4 MB script: compressed once (about 1 MB in brotli), with an ETag of this build. */
   const scalarAnswers = new RepresentationCache<object>(compression, { cacheControl: 'public, max-age=86400' })
   const scalarAnswer = () => blobRepresentation(version, SCALAR_PATH, 'text/javascript; charset=utf-8', scalarBundle())
@@ -72,7 +73,8 @@ export function docs(version: string, dataNote: string, compression: Compression
     // Registered before the plugin, so it runs for the plugin's own route: the document gains the examples.
     .onAfterHandle(({ request, response }) => {
       if (requestPath(request.url) === SPEC_PATH && response !== null && typeof response === 'object' && !(response instanceof Response)) {
-        return withRecordedExamples(response)
+        const shown = withRecordedExamples(response) as { info: { description: string } }
+        return { ...shown, info: { ...shown.info, description: `${shown.info.description}\n\nNow: ${dataNote()}` } }
       }
     })
     .use(
@@ -92,8 +94,7 @@ export function docs(version: string, dataNote: string, compression: Compression
               "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km), " +
               'at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise `geoposition` is a 422 saying why, `nearby` counts it in ' +
               '`metadata.leftOut`, batches and streams list it in `noPosition` with `noPositionReasons`, passes list the stretch in `metadata.noPosition`. ' +
-              "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`)." +
-              (dataNote ? `\n\nAt start: ${dataNote}` : ''),
+              "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`), and below.",
           },
           tags: [{ name: 'satellites' }, { name: 'service' }, { name: 'celestrak', description: 'The element sets as CelesTrak serves them, for programs that read CelesTrak' }, ...extraTags],
         },
