@@ -447,14 +447,15 @@ function planeStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Arr
 
 /**
  * Stage 2, over the records that passed stage 1: the plane turned to the
- * instant, the plane test again without the allowance, then the argument of
+ * instant, the plane test again without the allowance (with stage 1's bound
+ * on the sine of the span, no sine computed), then the argument of
  * latitude within span of the observer's direction in the plane. Appends the
  * catalogue indices of those kept to `kept` from `count`; returns the new count.
  */
 function alongStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Array, passed: number, kept: Int32Array, count: number): number {
   const { cosNode, sinNode, maxRadiusKm, extra } = w
   const { indices, epochMin, u0, u1, u2, u3, u4, u5, cosI, sinI, nodedot, nodecf } = near
-  const { ox, oy, oz, reachTop, minElevation, tMin, fromNoon } = scan
+  const { ox, oy, oz, reachTop, cosE, sinE, minElevation, tMin, fromNoon } = scan
   for (let j = 0; j < passed; j++) {
     const k = pass[j]!
     const x = extra[k]!
@@ -472,9 +473,10 @@ function alongStage(w: Window, near: NearRecords, scan: NearScan, pass: Int32Arr
     const cI = cosI[k]!
     const sI = sinI[k]!
     const span = fastAcos(reach) + x - minElevation + ACOS_ERROR_RAD + ATAN2_ERROR_RAD
-    if (span < Math.PI / 2) {
+    // sin(span) ≤ sin(Γ − e) + x + the errors (as stage 1, without the turn): 1 or more when span reaches 90°.
+    const sinSpan = Math.sqrt(1 - reach * reach) * cosE - reach * sinE + x + ACOS_ERROR_RAD + ATAN2_ERROR_RAD
+    if (sinSpan < 1) {
       const off = sI * (sO * ox - cO * oy) + cI * oz
-      const sinSpan = Math.sin(span)
       if (off > sinSpan || off < -sinSpan) continue
     }
     if (span < Math.PI) {
