@@ -327,12 +327,19 @@ export class NearbyEngine {
     const found = this.scratch(catalog.size)
     const count = scanBands(bands, a, b, scan, { rhoKm, geocentricLatDeg, minGeocentricDeg }, found)
     const s = new Float64Array(6)
+    // One position and one velocity for every row: consider reads them and keeps neither (an entry holds numbers).
+    const p = { x: 0, y: 0, z: 0 }
+    const v = { x: 0, y: 0, z: 0 }
     for (let k = 0; k < count; k++) {
       const i = found[k]!
       interpolateState(a, b, i, weights, s)
-      const p = { x: s[0]!, y: s[1]!, z: s[2]! }
+      p.x = s[0]!
+      p.y = s[1]!
+      p.z = s[2]!
       // The velocity blended linearly (see hermiteWeights): within ~0.1 m/s of SGP4's in LEO, which is all the range rate needs.
-      const v = { x: s[3]!, y: s[4]!, z: s[5]! }
+      v.x = s[3]!
+      v.y = s[4]!
+      v.z = s[5]!
       const dx = p.x * cosG + p.y * sinG - o.x
       const dy = -p.x * sinG + p.y * cosG - o.y
       consider(i, p, v, interpolatedSpeedKmS(a, b, i, weights) * 3600, dx, dy, p.z - o.z, null)
