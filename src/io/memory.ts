@@ -24,7 +24,7 @@ export interface Activity {
 }
 
 /** Above the floor, RSS may grow by this much before the next full collection. */
-export const HEADROOM_BYTES = 16 * 2 ** 20
+export const HEADROOM_BYTES = 10 * 2 ** 20 // 16 MB before: peaks a few MB higher in make bench (docs/operations.md)
 
 /** The floor is the least RSS left by one of this many last full collections. */
 export const FLOOR_WINDOW = 8
