@@ -125,8 +125,13 @@ export function snapshotFromPrepared(bytes: Uint8Array, where: string): GroupSet
   if (bytes.length < magic.length + 4 || magic.some((b, i) => bytes[i] !== b)) throw refuse()
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   const headerLength = view.getUint32(magic.length, true)
-  const header = JSON.parse(new TextDecoder().decode(bytes.subarray(magic.length + 4, magic.length + 4 + headerLength))) as Header
-  if (header.kind !== PREPARED_KIND || header.numeric.join() !== NUMERIC.join() || header.strings.join() !== STRINGS.join()) throw refuse()
+  let header: Header
+  try {
+    header = JSON.parse(new TextDecoder().decode(bytes.subarray(magic.length + 4, magic.length + 4 + headerLength)))
+  } catch {
+    throw refuse()
+  }
+  if (header?.kind !== PREPARED_KIND || !Array.isArray(header.groups) || !Array.isArray(header.numeric) || !Array.isArray(header.strings) || header.numeric.join() !== NUMERIC.join() || header.strings.join() !== STRINGS.join()) throw refuse()
   const { count, groups: names } = header
   const numericAt = align8(magic.length + 4 + headerLength)
   const listsAt = numericAt + NUMERIC.length * count * 8

@@ -87,5 +87,9 @@ describe('prepared snapshots', () => {
       `data/prepared.bin is not a prepared snapshot (${PREPARED_KIND}); rebuild it with make build`,
     )
     expect(() => snapshotFromPrepared(bytes.subarray(0, bytes.length - 100), 'x')).toThrow('not a prepared snapshot')
+    // The magic, then a header that is not JSON.
+    const damaged = bytes.slice()
+    damaged.fill(0x7b, PREPARED_KIND.length + 5, PREPARED_KIND.length + 40)
+    expect(() => snapshotFromPrepared(damaged, 'x')).toThrow('not a prepared snapshot')
   })
 })
