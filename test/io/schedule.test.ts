@@ -49,3 +49,12 @@ test('a request arriving while many pieces are queued waits for a piece or two, 
     server.stop(true)
   }
 })
+
+test('thousands of pieces queued at once all run, in order (the queue drops the slots already run as it goes)', async () => {
+  const ran: number[] = []
+  const done = Promise.withResolvers<void>()
+  for (let i = 0; i < 3000; i++) soon(() => ran.push(i))
+  soon(() => done.resolve())
+  await done.promise
+  expect(ran).toEqual(Array.from({ length: 3000 }, (_, i) => i))
+})

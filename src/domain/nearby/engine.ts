@@ -132,6 +132,8 @@ export class NearbyEngine {
   private indexBuffer = new Int32Array(0)
   private readonly maxTables: number
   private readonly defer: NearbyEngineOptions['defer']
+  /** Tables a chain of deferred pieces is filling. */
+  private readonly prefetching = new WeakSet<PositionTable>()
 
   private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
   private readonly oneOffsWithoutTables: boolean
@@ -171,12 +173,15 @@ export class NearbyEngine {
   /** Starts filling the table at `gridMs` in pieces (each until its time is up), so a later request finds it ready. */
   prefetch(catalog: Catalog, gridMs: number): void {
     const table = this.entry(catalog, gridMs)
+    // Every request at "now" asks for the next table: one chain of pieces fills it, however many ask.
+    if (isComplete(catalog, table) || this.prefetching.has(table)) return
+    this.prefetching.add(table)
     const step = (timeUp: () => boolean) => {
-      if (isComplete(catalog, table)) return
-      fillTable(catalog, table, catalog.size, timeUp)
-      this.defer(step)
+      if (!isComplete(catalog, table)) fillTable(catalog, table, catalog.size, timeUp)
+      if (isComplete(catalog, table)) this.prefetching.delete(table)
+      else this.defer(step)
     }
-    if (!isComplete(catalog, table)) this.defer(step)
+    this.defer(step)
   }
 
   /** The grid instant at or before `instantMs`. */

@@ -221,6 +221,10 @@ describe('NearbyEngine', () => {
       pieces++
     }
     expect(pieces).toBeGreaterThanOrEqual(catalog.size / 64)
+    // Asked again and again meanwhile (every request at "now" asks), one chain fills it.
+    const again = NearbyEngine.gridBefore(Date.UTC(2026, 4, 31, 2))
+    for (let k = 0; k < 50; k++) engine.prefetch(catalog, again)
+    expect(pending.length).toBe(1)
     const table = engine.table(catalog, grid)
     expect(table.filled).toBe(catalog.size)
   })
