@@ -150,6 +150,14 @@ export function whereTheIssModule(context: ModuleContext) {
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]{1,9}$', example: '25544' }, description: 'NORAD catalog number (25544: the ISS)' } as const
   const unitsParam = { name: 'units', in: 'query' as const, required: false, schema: { type: 'string' as const, enum: [...UNITS] as string[], default: 'kilometers' }, description: 'Units of altitude, velocity and footprint' }
 
+  /** What both position routes read first: the satellite (404 when unknown), then the query and its units (400). */
+  const positionRequest = (request: Request, id: string) => {
+    const catalog = store.current
+    const satellite = satelliteOf(catalog, id)
+    const search = query(request.url)
+    return { catalog, satellite, search, units: unitsOf(search) }
+  }
+
   return new Elysia({ name: 'compat-wheretheiss', prefix: '/v1' })
     .get(
       '/satellites',
@@ -167,10 +175,7 @@ export function whereTheIssModule(context: ModuleContext) {
       '/satellites/:id',
       ({ request, set, params }: Ctx) =>
         inFamilyShape(set, shaped, () => {
-          const catalog = store.current
-          const satellite = satelliteOf(catalog, params.id!)
-          const search = query(request.url)
-          const units = unitsOf(search)
+          const { catalog, satellite, search, units } = positionRequest(request, params.id!)
           const timestamp = single(search, 'timestamp')
           const instantMs = timestamp === undefined || timestamp === '' ? unixSecondsFloor(clock()) * 1000 : unixInstant('timestamp', timestamp)
           return positionJson(catalog, satellite, instantMs, units)
@@ -190,10 +195,7 @@ export function whereTheIssModule(context: ModuleContext) {
       '/satellites/:id/positions',
       ({ request, set, params }: Ctx) =>
         inFamilyShape(set, shaped, () => {
-          const catalog = store.current
-          const satellite = satelliteOf(catalog, params.id!)
-          const search = query(request.url)
-          const units = unitsOf(search)
+          const { catalog, satellite, search, units } = positionRequest(request, params.id!)
           const raw = single(search, 'timestamps')
           if (raw === undefined || raw === '') throw new ApiError(400, `timestamps is required: 1 to ${MAX_TIMESTAMPS} comma-separated Unix times in seconds`)
           const list = raw.split(',')
