@@ -41,8 +41,9 @@ interface Measure {
   roundsRps?: number[]
 }
 
-/** How many times the rows that decide a ratio goal are measured, interleaved with the rows they are compared with. */
-const ROUNDS = Number(option('--rounds', '3'))
+/** How many times the rows that decide a ratio goal are measured, interleaved with the rows they are compared with, and for how long each time (s). */
+const ROUNDS = Number(option('--rounds', '5'))
+const ROUND_S = Number(option('--round-duration', '3'))
 
 /**
  * Runs rows in rounds, interleaved (A B C, A B C, A B C): on a shared VM the
@@ -109,16 +110,17 @@ async function wrk(
   pid: number,
   name: string,
   url: string,
-  opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string>; warmupS?: number } = {},
+  opts: { connections?: number; headers?: string[]; lua?: string; env?: Record<string, string>; warmupS?: number; durationS?: number } = {},
 ): Promise<Measure> {
   // The whole instance's RSS and CPU: with --workers, the supervisor's and every worker's.
   const connections = opts.connections ?? 8
-  const cmd = ['wrk', '-t1', `-c${connections}`, `-d${duration}s`, '--latency', '--timeout', '10s']
+  const seconds = opts.durationS ?? duration
+  const cmd = ['wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '--timeout', '10s']
   for (const h of opts.headers ?? []) cmd.push('-H', h)
   if (opts.lua) cmd.push('-s', opts.lua)
   cmd.push(url)
   // One second of warm-up first (JIT, tables, compressed bodies), not measured.
-  const warmup = cmd.map((part) => (part === `-d${duration}s` ? `-d${opts.warmupS ?? 1}s` : part))
+  const warmup = cmd.map((part) => (part === `-d${seconds}s` ? `-d${opts.warmupS ?? 1}s` : part))
   await Bun.spawn(warmup, { stdout: 'ignore', stderr: 'ignore', env: { ...process.env, ...opts.env } }).exited
   const cpuBefore = cpuS(pid)
   const began = performance.now()
@@ -283,13 +285,14 @@ async function suite(label: string, extraArgs: string[]) {
   const row = (name: string, url: string, opts?: Parameters<typeof wrk>[3]) => wrk(server.pid, name, url, opts)
   const plainRow = (name: string, opts: Parameters<typeof wrk>[3]) => wrk(plainServer.pid, name, plainBase, opts)
   const hello = await row('hello world', `${base}/bench/hello`)
-  // The rows the ratio goals divide, in rounds (see `rounds`).
-  const [health, geoposition, list304, plain, nearbyBasic] = await rounds([
-    () => row('healthcheck', `${base}/api/v1/service/healthcheck`),
-    () => row('geoposition (ISS, now)', `${base}/api/v1/satellites/25544/geoposition`),
-    () => row('list 304', `${base}/api/v1/satellites`, { headers: [`If-None-Match: ${listEtag}`] }),
-    () => plainRow('plain loop nearby (random observer)', plainLoop),
-    () => row('nearby basic (random observer)', base, nearby('')),
+  // The rows the ratio goals divide, in rounds (see `rounds`), each next to the rows it is divided by.
+  const inRound = { durationS: ROUND_S }
+  const [plain, nearbyBasic, health, geoposition, list304] = await rounds([
+    () => plainRow('plain loop nearby (random observer)', { ...plainLoop, ...inRound }),
+    () => row('nearby basic (random observer)', base, { ...nearby(''), ...inRound }),
+    () => row('healthcheck', `${base}/api/v1/service/healthcheck`, inRound),
+    () => row('geoposition (ISS, now)', `${base}/api/v1/satellites/25544/geoposition`, inRound),
+    () => row('list 304', `${base}/api/v1/satellites`, { headers: [`If-None-Match: ${listEtag}`], ...inRound }),
   ])
   const results: Measure[] = [
     hello,
@@ -326,9 +329,9 @@ async function suite(label: string, extraArgs: string[]) {
     const [plainWarmup, oneWarmup, twoWarmup] = [firstWarmup(), firstWarmup(), firstWarmup()]
     results.push(
       ...(await rounds([
-        () => plainRow('plain loop nearby, one-off instant near the epoch', { connections: 16, warmupS: plainWarmup(), lua: nearbyScript, env: { ...plainLoop.env, ...nearEpoch } }),
-        () => row('nearby basic, one-off instant near the epoch', base, { connections: 16, warmupS: oneWarmup(), ...nearby('', nearEpoch) }),
-        () => twoRow('2 workers: nearby basic, one-off instant near the epoch', twoBase, { connections: 16, warmupS: twoWarmup(), ...nearby('', nearEpoch) }),
+        () => plainRow('plain loop nearby, one-off instant near the epoch', { connections: 16, warmupS: plainWarmup(), lua: nearbyScript, env: { ...plainLoop.env, ...nearEpoch }, ...inRound }),
+        () => row('nearby basic, one-off instant near the epoch', base, { connections: 16, warmupS: oneWarmup(), ...nearby('', nearEpoch), ...inRound }),
+        () => twoRow('2 workers: nearby basic, one-off instant near the epoch', twoBase, { connections: 16, warmupS: twoWarmup(), ...nearby('', nearEpoch), ...inRound }),
       ])),
     )
     await server.stop()
@@ -445,7 +448,7 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
 function machine(): string {
   const cpu = cpus()
   const bun = Bun.spawnSync([executable, '--version']).stdout.toString().trim()
-  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${process.platform}-${process.arch}; ${bun}; wrk -t1, ${duration} s per row after 1 s of warm-up`
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${process.platform}-${process.arch}; ${bun}; wrk -t1, ${duration} s per row after 1 s of warm-up (${ROUND_S} s per round for the rows measured in rounds)`
 }
 
 const suites = [await suite('12k satellites (embedded snapshot)', []), await suite('30k satellites (synthetic)', ['--snapshot', synthetic30k])]
@@ -457,7 +460,7 @@ const report = [
   `Measured ${new Date().toISOString().slice(0, 10)} by \`make bench\` on ${machine()}.`,
   'Each nearby request asks for a different random observer (bench/random-observer.lua); the one-off rows also for a random `time` to the millisecond, so each asks for an instant without position tables: within 30 days of now (six months from the elements), or within 20 days of the elements\' epoch ("near the epoch", at 16 connections and after 6 s of warm-up: each worker makes a day\'s window as first asked for, issue 22).',
   'The "2 workers" rows run against an instance started with --workers 2 before the rows near the epoch (idle until its own); its RSS is the supervisor\'s and both workers\' together. ' +
-  `Rows a goal divides (the healthcheck, geoposition, list 304, the plain loop and nearby basic; the three rows near the epoch) are measured in ${ROUNDS} rounds, interleaved (A B C, A B C, ...): this VM\'s speed drifts by up to ±30 % between rows a minute apart, so a ratio is taken in each round, from rows measured next to each other, and the goal decided on the median round (the range of the rounds shown beside it); such a row\'s figures are its median round\'s, its RSS peak the highest of its rounds, and its requests/s per round listed. CPU ms/request is the CPU time the instance (all its processes) spent per answer while wrk ran, and "cores used" that time over the run\'s duration: throughput on a machine whose cores are busy with other work follows the cores the service got.`,
+  `Rows a goal divides (the healthcheck, geoposition, list 304, the plain loop and nearby basic; the three rows near the epoch) are measured in ${ROUNDS} rounds of ${ROUND_S} s each after 1 s of warm-up, interleaved (A B C, A B C, ...), each next to the rows it is divided by: this VM\'s speed drifts by up to ±30 % between rows a minute apart, so a ratio is taken in each round, from rows measured next to each other, and the goal decided on the median round (the range of the rounds shown beside it); such a row\'s figures are its median round\'s, its RSS peak the highest of its rounds, and its requests/s per round listed. CPU ms/request is the CPU time the instance (all its processes) spent per answer while wrk ran, and "cores used" that time over the run\'s duration: throughput on a machine whose cores are busy with other work follows the cores the service got.`,
   'Each passes request (GET /api/v1/passes) asks for a different random observer between 60°S and 60°N and the 12 hours from 18:00 local mean solar time on 2026-05-30, near the data (bench/random-night.lua): a night wherever the observer is.',
   'Every instance runs with --max-element-age off, so that answers at "now" propagate the months-old embedded elements as before (decay and plausible heights still apply). ' +
   'The plain loop is the same /nearby answer computed by propagating every satellite with satellite.js on every request (mounted with --bench-routes).',
