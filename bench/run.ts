@@ -4,7 +4,7 @@
  * at 12k (embedded) and 30k (synthetic) satellites; prints one table and
  * writes it, with the machine, to docs/benchmarks.md.
  *
- *   bun bench/run.ts [--duration 5] [--out docs/benchmarks.md]
+ *   bun bench/run.ts [--duration 5] [--rounds 5] [--round-duration 3] [--out docs/benchmarks.md]
  */
 import { cpus, totalmem } from 'node:os'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
