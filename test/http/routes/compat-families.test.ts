@@ -147,3 +147,48 @@ describe('the access log', () => {
     for (const secret of ['SECRET', '48.85', '2.35']) expect(lines.join('\n')).not.toContain(secret)
   })
 })
+
+describe("the element sets' age in headers (the families' bodies have no field for it)", () => {
+  const epochOf = (id: number) => catalog.get(id)!.epoch
+  const ageAt = (id: number, ms: number) => Math.round(((ms - catalog.get(id)!.elements.epochMs) / 86_400_000) * 1000) / 1000
+  const second = Math.floor(NOW / 1000) * 1000
+
+  test('every answer with ISS positions or passes names the epoch of its elements and their age at its instant', async () => {
+    const app = appWith()
+    for (const [path, instantMs] of [
+      ['/iss-now.json', second],
+      ['/iss-now.json?callback=cb', second],
+      ['/iss-pass.json?lat=48.85&lon=2.35', second],
+      ['/rest/v1/satellite/positions/25544/48.85/2.35/0/2&apiKey=K', second],
+      ['/rest/v1/satellite/visualpasses/25544/48.85/2.35/0/2/60&apiKey=K', second],
+      ['/rest/v1/satellite/radiopasses/25544/48.85/2.35/0/2/10&apiKey=K', second],
+      ['/v1/satellites/25544', second],
+      ['/v1/satellites/25544?timestamp=1780185600', 1_780_185_600_000],
+      ['/v1/satellites/25544/positions?timestamps=1780185660,1780185600', 1_780_185_660_000],
+    ] as const) {
+      const r = await request(app, path)
+      expect(r.status, path).toBe(200)
+      expect(r.headers.get('sattrack-element-epoch'), path).toBe(epochOf(25544))
+      expect(Number(r.headers.get('sattrack-element-age-days')), path).toBe(ageAt(25544, instantMs))
+      expect(r.headers.get('access-control-expose-headers'), path).toBe('sattrack-element-epoch, sattrack-element-age-days')
+    }
+  })
+
+  test("N2YO's above: the oldest element set of the satellites it lists", async () => {
+    const r = await request(appWith(), '/rest/v1/satellite/above/48.85/2.35/0/90/0&apiKey=K')
+    expect(r.status).toBe(200)
+    const ids: number[] = r.body.above.map((s: { satid: number }) => s.satid)
+    expect(ids.length).toBeGreaterThan(10)
+    const oldest = ids.reduce((a, b) => (catalog.get(b)!.elements.epochMs < catalog.get(a)!.elements.epochMs ? b : a))
+    expect(r.headers.get('sattrack-element-epoch')).toBe(epochOf(oldest))
+    expect(Number(r.headers.get('sattrack-element-age-days'))).toBe(ageAt(oldest, second))
+  })
+
+  test('answers without positions or satellites, and refusals, carry none', async () => {
+    const app = appWith()
+    for (const path of ['/rest/v1/satellite/tle/25544&apiKey=K', '/v1/satellites', '/astros.json', '/iss-now.json?callback=1bad', '/v1/satellites/99999999']) {
+      const r = await request(app, path)
+      expect(r.headers.get('sattrack-element-epoch'), path).toBeNull()
+    }
+  })
+})

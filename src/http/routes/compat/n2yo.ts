@@ -17,7 +17,7 @@ import { ApiError } from '../../plugins/errors.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { leftOutNotice } from '../nearby/index.ts'
 import { categoryOf, inCategory } from './n2yo-categories.ts'
-import { boundedNumber, catalogNumber, inFamilyShape, passesOf, shownValue, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
+import { type AnswerHeaders, boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, shownValue, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
 export const N2YO_PREFIX = '/rest/v1/satellite'
 /** N2YO's `mag` where the magnitude cannot be determined. */
@@ -165,7 +165,7 @@ function tle(catalog: Catalog, args: Record<string, string>) {
   }
 }
 
-function positions(catalog: Catalog, args: Record<string, string>, nowMs: number) {
+function positions(catalog: Catalog, args: Record<string, string>, nowMs: number, set: AnswerHeaders) {
   const satellite = findSatellite(catalog, catalogNumber('id', args.id!))
   const observer = observerOf(args)
   const seconds = boundedNumber('seconds', args.seconds, 1, MAX_SECONDS, { integer: true })
@@ -192,6 +192,7 @@ function positions(catalog: Catalog, args: Record<string, string>, nowMs: number
       eclipsed: !isSunlit(eciKm, sunPositionAu(instant)),
     })
   }
+  setElementAge(set, [satellite], first)
   return { info: { satname: satellite.name, satid: satellite.noradId, transactionscount: 0 }, positions: list }
 }
 
@@ -200,7 +201,7 @@ function pointAt(prefix: 'start' | 'max' | 'end', azimuthDeg: number, instantMs:
   return { [`${prefix}Az`]: azimuthDeg, [`${prefix}AzCompass`]: compassPoint(azimuthDeg), [`${prefix}UTC`]: unixSecondsNearest(instantMs) }
 }
 
-async function passes(context: ModuleContext, catalog: Catalog, args: Record<string, string>, nowMs: number, kind: 'visual' | 'radio', signal: AbortSignal) {
+async function passes(context: ModuleContext, catalog: Catalog, args: Record<string, string>, nowMs: number, kind: 'visual' | 'radio', signal: AbortSignal, set: AnswerHeaders) {
   const satellite = findSatellite(catalog, catalogNumber('id', args.id!))
   const observer = observerOf(args)
   const days = boundedNumber('days', args.days, 1, MAX_DAYS, { integer: true })
@@ -226,6 +227,7 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
     const visual = visualPass(pass, minimum, sky)
     if (visual) list.push({ ...visual.start, ...visual.max, ...visual.end, mag: visual.mag, duration: visual.duration })
   }
+  setElementAge(set, [satellite], startMs)
   return {
     info: { satid: satellite.noradId, satname: satellite.name, transactionscount: 0, passescount: list.length },
     passes: list,
@@ -264,7 +266,7 @@ function visualPass(pass: Pass, minSeconds: number, sky: (ms: number) => { azimu
   }
 }
 
-function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number) {
+function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number, set: AnswerHeaders) {
   const observer = observerOf(args)
   // N2YO's radius is measured from the zenith: 90 is the whole sky above the horizon (and 180, which clients send, too).
   const radius = Math.min(90, boundedNumber('search_radius', args.search_radius, 0, 180, { unit: 'degrees from the zenith' }))
@@ -282,9 +284,8 @@ function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, stri
     visibleOnly: false,
     geoposition: true,
   })
-  const list = entries
-    .filter((e) => inCategory(e.satellite, category))
-    .map((e) => ({
+  const listed = entries.filter((e) => inCategory(e.satellite, category))
+  const list = listed.map((e) => ({
       satid: e.satellite.noradId,
       satname: e.satellite.name,
       intDesignator: objectIdOf(e.satellite.elements.intlDesignator),
@@ -293,6 +294,7 @@ function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, stri
       satlng: e.longitudeDeg!,
       satalt: e.altitudeKm,
     }))
+  setElementAge(set, listed.map((e) => e.satellite), ms)
   return { info: { category: category.name, transactionscount: 0, satcount: list.length }, above: list }
 }
 
@@ -343,13 +345,13 @@ export function n2yoModule(context: ModuleContext, engine: NearbyEngine) {
         case 'tle':
           return tle(catalog, args)
         case 'positions':
-          return positions(catalog, args, nowMs)
+          return positions(catalog, args, nowMs, set)
         case 'visualpasses':
-          return passes(context, catalog, args, nowMs, 'visual', request.signal)
+          return passes(context, catalog, args, nowMs, 'visual', request.signal, set)
         case 'radiopasses':
-          return passes(context, catalog, args, nowMs, 'radio', request.signal)
+          return passes(context, catalog, args, nowMs, 'radio', request.signal, set)
         case 'above':
-          return above(catalog, engine, args, nowMs)
+          return above(catalog, engine, args, nowMs, set)
       }
     })
 

@@ -12,7 +12,7 @@ import type { Observer } from '../../../domain/orbit/sky.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { findSatellite, type ModuleContext, requirePosition, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
-import { compatNumber, inFamilyShape, passesOf, shownValue, unixSecondsFloor } from './shared.ts'
+import { type AnswerHeaders, compatNumber, inFamilyShape, passesOf, setElementAge, shownValue, unixSecondsFloor } from './shared.ts'
 
 /** Overhead, for Open Notify, is 10° above the horizon. */
 export const ISS_PASS_HORIZON_DEG = 10
@@ -106,9 +106,11 @@ function jsonOrJsonp(body: unknown, callback: string | null, status: number): un
   return new Response(`/**/${callback}(${JSON.stringify(body)});`, { headers: { 'content-type': 'application/javascript; charset=utf-8' } })
 }
 
-function issNow(catalog: Catalog, nowMs: number) {
+function issNow(catalog: Catalog, nowMs: number, set: AnswerHeaders) {
   const instant = new Date(unixSecondsFloor(nowMs) * 1000)
-  const state = requirePosition(catalog, findSatellite(catalog, ISS_NORAD_ID), instant)
+  const iss = findSatellite(catalog, ISS_NORAD_ID)
+  const state = requirePosition(catalog, iss, instant)
+  setElementAge(set, [iss], instant.getTime())
   return {
     message: 'success' as const,
     timestamp: unixSecondsFloor(instant.getTime()),
@@ -129,7 +131,7 @@ function queryNumber(search: URLSearchParams, name: string, min: number, max: nu
   return value
 }
 
-async function issPass(context: ModuleContext, catalog: Catalog, url: string, nowMs: number, signal: AbortSignal) {
+async function issPass(context: ModuleContext, catalog: Catalog, url: string, nowMs: number, signal: AbortSignal, set: AnswerHeaders) {
   const q = url.indexOf('?')
   const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1))
   const latitude = queryNumber(search, 'lat', -90, 90, 'Latitude must be specified.', 'Latitude must be number between -90.0 and 90.0')
@@ -140,6 +142,7 @@ async function issPass(context: ModuleContext, catalog: Catalog, url: string, no
   const observer: Observer = { latitudeDeg: latitude, longitudeDeg: longitude, altitudeM: altitude }
   const startMs = unixSecondsFloor(nowMs) * 1000
   const considered = await nextPasses(context, catalog, satellite, observer, startMs, n, signal)
+  setElementAge(set, [satellite], startMs)
   // Whole seconds as the original truncated them, from the instants /passes shows for the rise and the set.
   const response = considered
     .flatMap((pass) => (pass.rise && pass.set ? [{ duration: Math.trunc((pass.set.instantMs - pass.rise.instantMs) / 1000), risetime: unixSecondsFloor(pass.rise.instantMs) }] : []))
@@ -200,11 +203,11 @@ export function openNotifyModule(context: ModuleContext) {
 
   /** Runs `handler`, answering its result as JSON or JSONP, its error as JSON (a bad callback is a 400). */
   // biome-ignore lint: Elysia checks the answer against the route's response schemas
-  const route = (handler: (request: Request) => unknown) => async ({ request, set }: Ctx): Promise<any> => {
+  const route = (handler: (request: Request, set: AnswerHeaders) => unknown) => async ({ request, set }: Ctx): Promise<any> => {
     const jsonp: { callback: string | null } = { callback: null }
     const body = await inFamilyShape(set, failure, () => {
       jsonp.callback = callbackOf(request.url)
-      return handler(request)
+      return handler(request, set)
     })
     return jsonOrJsonp(body, jsonp.callback, typeof set.status === 'number' ? set.status : 200)
   }
@@ -220,7 +223,7 @@ export function openNotifyModule(context: ModuleContext) {
   for (const path of ISS_NOW_PATHS) {
     app.get(
       path,
-      route(() => issNow(store.current, clock())),
+      route((_request, set) => issNow(store.current, clock(), set)),
       {
         response: responseSchemas(context, { 200: IssNowSchema, ...errorSchemas }),
         detail: {
@@ -237,7 +240,7 @@ export function openNotifyModule(context: ModuleContext) {
   for (const path of ISS_PASS_PATHS) {
     app.get(
       path,
-      route((request) => issPass(context, store.current, request.url, clock(), request.signal)),
+      route((request, set) => issPass(context, store.current, request.url, clock(), request.signal, set)),
       {
         response: responseSchemas(context, { 200: IssPassSchema, ...errorSchemas }),
         detail: {

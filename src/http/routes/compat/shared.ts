@@ -8,7 +8,7 @@ import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbi
 import { Busy } from '../../../io/heavy-work.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { ModuleContext } from '../common.ts'
-import { iso } from '../satellites/model.ts'
+import { elementAgeDaysAt, iso } from '../satellites/model.ts'
 
 /**
  * A number as the clients of these APIs write it: Python's `%f` and `repr`
@@ -47,6 +47,29 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
 export function catalogNumber(name: string, raw: string): number {
   if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be a NORAD catalog number: an integer between 1 and 999999999 (got "${shownValue(raw)}")`)
   return Number(raw)
+}
+
+/** Where a handler puts its headers (Elysia's `set`). */
+export type AnswerHeaders = { headers: Record<string, string | number> }
+
+/** The headers that carry the age of the element sets behind a compatible answer (the families' bodies have no field for it). */
+export const ELEMENT_EPOCH_HEADER = 'sattrack-element-epoch'
+export const ELEMENT_AGE_HEADER = 'sattrack-element-age-days'
+
+/**
+ * Says how old the element sets behind an answer with positions or passes are,
+ * in headers: the epoch of the set (of the oldest, when the answer holds
+ * several satellites) and its age in days at `instantMs` (the answer's instant,
+ * or the start of its search), exposed to browser scripts. Nothing for an
+ * answer that holds no satellite.
+ */
+export function setElementAge(set: AnswerHeaders, satellites: readonly Satellite[], instantMs: number): void {
+  let oldest: Satellite | undefined
+  for (const satellite of satellites) if (oldest === undefined || satellite.elements.epochMs < oldest.elements.epochMs) oldest = satellite
+  if (oldest === undefined) return
+  set.headers[ELEMENT_EPOCH_HEADER] = oldest.epoch
+  set.headers[ELEMENT_AGE_HEADER] = String(elementAgeDaysAt(oldest, instantMs))
+  set.headers['access-control-expose-headers'] = `${ELEMENT_EPOCH_HEADER}, ${ELEMENT_AGE_HEADER}`
 }
 
 /** Whole seconds since 1970 of an instant (rounded down: the second the instant falls in). */

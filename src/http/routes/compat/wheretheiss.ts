@@ -15,7 +15,7 @@ import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { Places } from './places.ts'
-import { boundedNumber, catalogNumber, compatNumber, inFamilyShape, shownValue, unixSecondsFloor } from './shared.ts'
+import { boundedNumber, catalogNumber, compatNumber, inFamilyShape, setElementAge, shownValue, unixSecondsFloor } from './shared.ts'
 
 const KM_PER_MILE = 1.609344
 /** The most instants one `positions` request may ask for. */
@@ -178,7 +178,9 @@ export function whereTheIssModule(context: ModuleContext) {
           const { catalog, satellite, search, units } = positionRequest(request, params.id!)
           const timestamp = single(search, 'timestamp')
           const instantMs = timestamp === undefined || timestamp === '' ? unixSecondsFloor(clock()) * 1000 : unixInstant('timestamp', timestamp)
-          return positionJson(catalog, satellite, instantMs, units)
+          const position = positionJson(catalog, satellite, instantMs, units)
+          setElementAge(set, [satellite], instantMs)
+          return position
         }),
       {
         params: t.Object({ id: t.String() }),
@@ -200,7 +202,10 @@ export function whereTheIssModule(context: ModuleContext) {
           if (raw === undefined || raw === '') throw new ApiError(400, `timestamps is required: 1 to ${MAX_TIMESTAMPS} comma-separated Unix times in seconds`)
           const list = raw.split(',')
           if (list.length > MAX_TIMESTAMPS) throw new ApiError(400, `timestamps must list at most ${MAX_TIMESTAMPS} Unix times (got ${list.length})`)
-          return list.map((text) => positionJson(catalog, satellite, unixInstant('timestamps', text.trim()), units))
+          const instants = list.map((text) => unixInstant('timestamps', text.trim()))
+          const positions = instants.map((instantMs) => positionJson(catalog, satellite, instantMs, units))
+          setElementAge(set, [satellite], instants[0]!)
+          return positions
         }),
       {
         params: t.Object({ id: t.String() }),
