@@ -461,9 +461,9 @@ describe('HTTP, embedded catalogue', () => {
       })
     }
 
-    test('the latitude message states the rule as docs/contract.md shows it', async () => {
+    test('the latitude message states the rule as docs/contract.md shows it, and the value received', async () => {
       const r = await call(base, '/api/v1/satellites/nearby?latitude=91&longitude=0')
-      expect(r.json.message).toBe('latitude must be a number between -90 and 90')
+      expect(r.json.message).toBe('latitude must be a number between -90 and 90 (got "91")')
     })
 
     test('odd requests are client errors with the error body, never a 5xx', async () => {

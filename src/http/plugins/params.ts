@@ -6,6 +6,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
+import { shown } from './edge.ts'
 import { ApiError } from './errors.ts'
 
 interface ParamBase {
@@ -118,7 +119,8 @@ export function parseInstant(text: string): Date | null {
 }
 
 function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
-  const bad = () => new ApiError(400, describe(name, spec))
+  // The rule, and the value received (shortened, printable), as every refusal names them.
+  const bad = () => new ApiError(400, `${describe(name, spec)} (got "${shown(raw)}")`)
   switch (spec.type) {
     case 'number':
     case 'integer': {
@@ -253,9 +255,15 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
       transform: ({ request, query, params }: { request: Request; query: Record<string, unknown>; params: Record<string, unknown> }) => {
         if (pathEntries) {
           // Every value is read before any is replaced. Elysia gives null for a segment it cannot
-          // decode: parsed as an empty value, it fails its rule with the usual 400.
+          // decode: a 400 with the parameter's rule, saying so.
           const raw = params as Record<string, string | null | undefined>
-          Object.assign(params, parseEntries(pathEntries, (name) => (raw[name] === undefined ? NONE : [decodePathSegment(raw[name] ?? '')])))
+          const valuesOf = (name: string) => {
+            const value = raw[name]
+            if (value === undefined) return NONE
+            if (value === null) throw new ApiError(400, `${describe(name, spec.params![name]!)} (got a path segment that is not valid percent-encoding)`)
+            return [decodePathSegment(value)]
+          }
+          Object.assign(params, parseEntries(pathEntries, valuesOf))
         }
         if (queryEntries) {
           const search = searchParamsOf(request.url)

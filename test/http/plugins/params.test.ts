@@ -12,10 +12,14 @@ import { Elysia } from 'elysia'
 import { type App, createApp } from '../../../src/http/app.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { type ParamSpec, paramsSchema, parseInstant, parseParams, routeParams } from '../../../src/http/plugins/params.ts'
+import { shown } from '../../../src/http/plugins/edge.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
 import { type DeclaredParameter, declaredParameters, queryParser } from '../../helpers/params.ts'
 
 const TIME_RULE = 'must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01'
+
+/** A refused value and its whole message: the rule, then the value received. */
+const breaks = (rule: string) => (raw: string): [string, string] => [raw, `${rule} (got "${raw}")`]
 
 /** Per kind: a declaration, values it accepts (as parsed), values it refuses (with the whole message). */
 const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; refused: [string, string][] }[] = [
@@ -23,37 +27,37 @@ const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; ref
     kind: 'number',
     spec: { type: 'number', min: -90, max: 90, description: '' },
     accepted: [['-33.87', -33.87], ['10.', 10], ['.5', 0.5], ['-90', -90], ['90', 90], ['+1', 1], ['0', 0]],
-    refused: ['', 'NaN', 'Infinity', '-Infinity', '0x10', '1e1', '10abc', ' 10', '90.0001', '-90.5', '1_0'].map((raw) => [raw, 'x must be a number between -90 and 90']),
+    refused: ['', 'NaN', 'Infinity', '-Infinity', '0x10', '1e1', '10abc', ' 10', '90.0001', '-90.5', '1_0'].map(breaks('x must be a number between -90 and 90')),
   },
   {
     kind: 'number with a unit',
     spec: { type: 'number', min: -1000, max: 100_000, unit: 'metres', description: '' },
     accepted: [['-1000', -1000], ['100000', 100_000]],
-    refused: [['-1001', 'x must be a number between -1000 and 100000 (metres)'], ['100000.5', 'x must be a number between -1000 and 100000 (metres)']],
+    refused: ['-1001', '100000.5'].map(breaks('x must be a number between -1000 and 100000 (metres)')),
   },
   {
     kind: 'integer',
     spec: { type: 'integer', min: 1, max: 999_999_999, description: '' },
     accepted: [['42', 42], ['007', 7], ['1', 1], ['999999999', 999_999_999]],
-    refused: ['', '0', '1.5', '1.0', '+42', '-1', '1e3', 'abc', '1000000000', ' 1'].map((raw) => [raw, 'x must be an integer between 1 and 999999999']),
+    refused: ['', '0', '1.5', '1.0', '+42', '-1', '1e3', 'abc', '1000000000', ' 1'].map(breaks('x must be an integer between 1 and 999999999')),
   },
   {
     kind: 'boolean',
     spec: { type: 'boolean', default: false, description: '' },
     accepted: [['true', true], ['false', false]],
-    refused: ['', 'TRUE', '1', 'yes', 'on'].map((raw) => [raw, 'x must be true or false']),
+    refused: ['', 'TRUE', '1', 'yes', 'on'].map(breaks('x must be true or false')),
   },
   {
     kind: 'enum',
     spec: { type: 'enum', values: ['basic', 'extended'], default: 'basic', description: '' },
     accepted: [['basic', 'basic'], ['extended', 'extended']],
-    refused: ['', 'full', 'Basic', ' basic'].map((raw) => [raw, 'x must be one of basic, extended']),
+    refused: ['', 'full', 'Basic', ' basic'].map(breaks('x must be one of basic, extended')),
   },
   {
     kind: 'instant',
     spec: { type: 'time', description: '' },
     accepted: [['2026-05-30T12:25:10.469Z', '2026-05-30T12:25:10.469Z'], ['2026-05-30T14:25:10+02:00', '2026-05-30T12:25:10.000Z'], ['2026-05-30T14:25:10 02:00', '2026-05-30T12:25:10.000Z']],
-    refused: ['', 'yesterday', 'now', '2026-05-31', '2026-05-31T00:00:00', '1957-10-03T23:59:59Z', '2100-01-01T00:00:01Z', '2100-01-02T00:00:00Z', '2026-02-30T00:00:00Z'].map((raw) => [raw, `x ${TIME_RULE}`]),
+    refused: ['', 'yesterday', 'now', '2026-05-31', '2026-05-31T00:00:00', '1957-10-03T23:59:59Z', '2100-01-01T00:00:01Z', '2100-01-02T00:00:00Z', '2026-02-30T00:00:00Z'].map(breaks(`x ${TIME_RULE}`)),
   },
   {
     kind: 'id list',
@@ -61,7 +65,7 @@ const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; ref
     accepted: [['25544,20580,1', [25544, 20580, 1]], ['007', [7]], ['999999999', [999_999_999]]],
     refused: [
       ...['', ',', '1,', ',1', '1,,2', '1 ,2', '25544, 20580', '25544;20580', '+1', '-1', '0', '1.0', '1e3', '0x10', 'a', '1000000000'].map(
-        (raw): [string, string] => [raw, 'x must be a comma-separated list of 1 to 3 NORAD catalog numbers (integers between 1 and 999999999)'],
+        breaks('x must be a comma-separated list of 1 to 3 NORAD catalog numbers (integers between 1 and 999999999)'),
       ),
       ['1,2,3,4', 'x must list at most 3 catalog numbers (got 4)'],
       ['1,2,1', 'x must not repeat a catalog number (1 is given twice)'],
@@ -72,7 +76,7 @@ const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; ref
     spec: { type: 'text', maxLength: 5, description: '' },
     // Taken as given: no trimming, no case folding.
     accepted: [['ISS (', 'ISS ('], [' a ', ' a '], ['abcde', 'abcde']],
-    refused: ['', 'abcdef'].map((raw) => [raw, 'x must be 1 to 5 characters']),
+    refused: ['', 'abcdef'].map(breaks('x must be 1 to 5 characters')),
   },
 ]
 
@@ -82,7 +86,7 @@ describe('each kind of parameter', () => {
     test(`${kind}: accepted values, parsed`, () => {
       for (const [raw, value] of accepted) expect({ raw, value: parse(`x=${encodeURIComponent(raw)}`).x }).toEqual({ raw, value })
     })
-    test(`${kind}: anything else is a 400 naming the parameter and its rule`, () => {
+    test(`${kind}: anything else is a 400 naming the parameter, its rule and the value received`, () => {
       for (const [raw, message] of refused) expect({ raw, message: errorOf(`x=${encodeURIComponent(raw)}`) }).toEqual({ raw, message })
     })
   }
@@ -245,26 +249,27 @@ describe('every route of the app', () => {
     return pairs.length ? `${pathPart}?${pairs.join('&')}` : pathPart
   }
 
-  test('each declared parameter: a value outside its declaration is a 400 that names the parameter and its rule', async () => {
+  test('each declared parameter: a value outside its declaration is a 400 that names the parameter, its rule and the value', async () => {
     const failures: string[] = []
     for (const [path, declared] of routes) {
       for (const parameter of declared) {
         for (const [raw, message] of refusals(parameter)) {
           const url = urlOf(path, declared, { [parameter.name]: raw })
           const { status, body } = await request(app, url)
-          if (status !== 400 || body?.statusCode !== 400 || typeof body.message !== 'string' || !body.message.startsWith(message)) failures.push(`${url} → ${status} ${JSON.stringify(body)}; expected 400 "${message}…"`)
+          const got = `(got "${shown(raw)}")`
+          if (status !== 400 || body?.statusCode !== 400 || typeof body.message !== 'string' || !body.message.startsWith(message) || !body.message.endsWith(got)) failures.push(`${url} → ${status} ${JSON.stringify(body)}; expected 400 "${message}… ${got}"`)
         }
       }
     }
     expect(failures).toEqual([])
   })
 
-  test('a path segment that is not valid percent-encoding fails its parameter\'s rule like an empty one', async () => {
+  test('a path segment that is not valid percent-encoding fails its parameter\'s rule, saying so', async () => {
     const failures: string[] = []
     let checked = 0
     for (const [path, declared] of routes) {
       for (const parameter of declared.filter((p) => p.in === 'path')) {
-        const message = refusals(parameter)[0]![1]
+        const message = `${refusals(parameter)[0]![1]} (got a path segment that is not valid percent-encoding)`
         for (const raw of ['%99%2C%F0', '%E0%A4', '%FF']) {
           const url = urlOf(path, declared, {}).replace(`/${validValue(parameter)}`, `/${raw}`)
           const { status, body } = await request(app, url)

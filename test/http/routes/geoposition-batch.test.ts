@@ -72,7 +72,7 @@ describe('GET /api/v1/satellites/geoposition', () => {
     expect(describeParameters(declaredParameters(app).get('/api/v1/satellites/geoposition')!)).toEqual(['ids: id list required', 'time: instant'])
     const tooMany = await batch(`ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`)
     expect(tooMany.body).toEqual({ statusCode: 400, message: 'ids must list at most 100 catalog numbers (got 101)' })
-    expect((await batch('ids=')).body).toEqual({ statusCode: 400, message: 'ids must be a comma-separated list of 1 to 100 NORAD catalog numbers (integers between 1 and 999999999)' })
+    expect((await batch('ids=')).body).toEqual({ statusCode: 400, message: 'ids must be a comma-separated list of 1 to 100 NORAD catalog numbers (integers between 1 and 999999999) (got "")' })
   })
 
   test('documented: ids as a comma-separated string, time', async () => {

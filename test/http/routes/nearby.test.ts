@@ -185,7 +185,7 @@ describe('GET /api/v1/satellites/nearby', () => {
       'frequency: number 0.001..300000',
     ])
     // The observer's altitude says its unit.
-    expect((await nearby('latitude=0&longitude=0&altitude=100001')).body).toEqual({ statusCode: 400, message: 'altitude must be a number between -1000 and 100000 (metres)' })
+    expect((await nearby('latitude=0&longitude=0&altitude=100001')).body).toEqual({ statusCode: 400, message: 'altitude must be a number between -1000 and 100000 (metres) (got "100001")' })
   })
 
   test('an entry is the spread of its parts: basic fields, radio fields, then the extended ones (same keys, order and values)', () => {
