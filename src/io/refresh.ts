@@ -640,7 +640,10 @@ export class Refresher {
       }
       if (response.status !== 200) {
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), fetchedAtMs) : 0
-        const bytes = await readBodyCapped(response, 64 * 1024).then((t) => Buffer.byteLength(t), () => null)
+        const body = await readBodyCapped(response, 64 * 1024).catch(() => null)
+        // CelesTrak says "No GP data found" with a 200; a sattrack's own feed (an upstream it may be) with a 404.
+        if (response.status === 404 && body !== null && isNoSuchGroup(body)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
+        const bytes = body === null ? null : Buffer.byteLength(body)
         // The status line only: an upstream's reason phrase and body are its text, not ours to show.
         return fail(`HTTP ${response.status}${bytes ? ` (${bytes} bytes)` : ''}${wait > 0 ? `, retry after ${formatDuration(Math.ceil(wait / 1000) * 1000)}` : ''} from ${shown}`, {
           retryAfterMs: wait,

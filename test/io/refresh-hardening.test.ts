@@ -15,6 +15,8 @@ import { CACHE_FILE, leftoverReason, processStart, removeStaleTemporaries, seria
 import { type Logger, Refresher, type RefreshSettings, redactUrl, type Timers } from '../../src/io/refresh.ts'
 import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
 import { startMockUpstream } from '../fixtures/upstream.ts'
+import { createApp } from '../../src/http/app.ts'
+import { embeddedCatalog } from '../helpers/catalog.ts'
 
 const T0 = Date.UTC(2026, 5, 1, 12)
 const HOUR = 3_600_000
@@ -65,6 +67,25 @@ function setup(settings: Partial<RefreshSettings> = {}) {
   refresher.start()
   return { store, initial: store.current, refresher, entries, lines, delays }
 }
+
+test('another sattrack as the upstream: a group its feed does not have (a 404 "No GP data found") is missing, no failure', async () => {
+  // The feed of a sattrack over the embedded snapshot, on loopback: operations.md suggests chaining instances.
+  const feed = createApp({ store: new CatalogStore(await embeddedCatalog()), clock: () => T0 })
+  const server = Bun.serve({ hostname: '127.0.0.1', port: 0, fetch: (request) => feed.handle(request) })
+  try {
+    const unknown = await fetch(`http://127.0.0.1:${server.port}/NORAD/elements/gp.php?GROUP=no-such-group&FORMAT=json`)
+    expect([unknown.status, await unknown.text()]).toEqual([404, 'No GP data found'])
+    const { refresher, entries, delays } = setup({ url: `http://127.0.0.1:${server.port}/NORAD/elements/gp.php`, groups: ['stations', 'no-such-group'] })
+    const outcome = await refresher.refreshNow()
+    expect(outcome.kind).toBe('changed')
+    expect(refresher.status()).toMatchObject({ missingGroups: ['no-such-group'], groupErrors: {}, lastError: null, consecutiveFailures: 0 })
+    expect(entries.find((e) => e.message.startsWith('refresh: the upstream does not have'))?.fields).toMatchObject({ groups: ['no-such-group'] })
+    expect(delays.at(-1)).toBe(6 * HOUR)
+    refresher.stop()
+  } finally {
+    server.stop(true)
+  }
+})
 
 test('a group the upstream does not have is reported (log, status) and the others refresh; it is no failure', async () => {
   const { store, initial, refresher, entries, delays } = setup({ groups: ['stations', 'no-such-group', 'weather'] })
