@@ -123,7 +123,9 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
     const decayMs = age.toMs < startMs || age.fromMs > endMs ? null : validity.decayedBy(index, satrec, endMs)
     if (age.toMs < startMs || age.fromMs > endMs) {
       plan[k] = NO_POSITION
-      answer.leftOut.elementAge++
+      // Decay first, as every refusal says it (validity.ts refusalAt, /nearby's leftOut): decayed by the start, whatever the age.
+      if (validity.decayedBy(index, satrec, startMs) !== null) answer.leftOut.decayed++
+      else answer.leftOut.elementAge++
     } else if (decayMs !== null && decayMs <= startMs) {
       plan[k] = NO_POSITION
       answer.leftOut.decayed++
