@@ -171,7 +171,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
         clock,
       }),
     )
-    .use(docs(VERSION, () => freshness(store.current, clock(), { countDecay: false }).summary, context.compression, compatTags(compat)))
+    .use(docs(VERSION, () => freshness(store.current, clock()).summary, context.compression, compatTags(compat)))
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm, engine }))
     .use(passesModule(context))

@@ -245,11 +245,29 @@ describe('the OpenAPI description', () => {
     const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
     const { description } = (await request(app, '/openapi/json')).body.info
     const { summary } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
-    // The age alone is counted (no decay search for a document): the same sentence, "by age".
+    // The same sentence, decays counted.
     expect(summary).toStartWith(`Data of ${new Date(NOW - 39 * DAY).toISOString().slice(0, 10)}, 39 days old: 0 of 1 satellites have elements that can give a position now (`)
     expect(description).toContain('--max-element-age')
     expect(description).toContain('below 80 km')
     expect(description).toContain('`metadata.leftOut`')
-    expect(description).toEndWith(`Now: ${summary.replace('can give a position now (', 'can give a position now by age (')}`)
+    expect(description).toEndWith(`Now: ${summary}`)
+  })
+})
+
+describe('the start log\'s sentence (freshness without the decay search)', () => {
+  test('counts the age limit alone and says where decays are counted; the status, with decays, in the same words otherwise', async () => {
+    const { freshness } = await import('../../src/domain/orbit/freshness.ts')
+    const { embeddedCatalog } = await import('../helpers/catalog.ts')
+    const { NO_AGE_LIMIT } = await import('../../src/domain/orbit/validity.ts')
+    // Months after the data with no age limit: by age every satellite could give a position, yet hundreds have decayed.
+    const catalog = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
+    const at = Date.UTC(2026, 10, 25)
+    const withDecays = freshness(catalog, at)
+    const byAge = freshness(catalog, at, { countDecay: false })
+    expect(withDecays.decayed).toBeGreaterThan(100)
+    expect(byAge.summary).toContain(`${catalog.size} of ${catalog.size} satellites have elements that can give a position now by age (`)
+    expect(byAge.summary).toEndWith('; decays are not counted here: GET /api/v1/service/status counts them).')
+    expect(withDecays.summary).toContain(`${catalog.size - withDecays.decayed} of ${catalog.size} satellites have elements that can give a position now (`)
+    expect(withDecays.summary).toContain(`; ${withDecays.decayed} have decayed).`)
   })
 })

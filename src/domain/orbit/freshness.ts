@@ -30,9 +30,10 @@ export interface Freshness {
 }
 
 /**
- * `countDecay`: also look for decays up to `nowMs` (the status endpoint); without it only the
- * age limit is counted, which costs no propagation (the start log and the OpenAPI description,
- * written before the service listens: finding every decay up to months past the epochs takes ~0.5 s).
+ * `countDecay`: also look for decays up to `nowMs` (the status endpoint, the OpenAPI description);
+ * without it only the age limit is counted, which costs no propagation, and the sentence says so
+ * (the start log, written as the service starts: finding every decay up to months past the epochs
+ * takes ~0.5 s).
  */
 export function freshness(catalog: Catalog, nowMs: number, { countDecay = true } = {}): Freshness {
   // The oldest data served decides: a refresh that brought some groups up to date does not make the others young.
@@ -58,7 +59,7 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const summary =
     `${dated}: ${within} of ${catalog.size} satellites have elements that can give a position now` +
     `${countDecay ? '' : ' by age'} ` +
-    `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}).`
+    `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}${countDecay ? '' : '; decays are not counted here: GET /api/v1/service/status counts them'}).`
   const advice = stale
     ? 'SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and most are refused. Load newer data: --refresh-url to keep it fresh from ' +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +

@@ -48,8 +48,8 @@ const docsPage = `<!doctype html>
 </html>`
 
 /**
- * `dataNote`: the data's date and age now, by age alone (no decay search), for the end of the
- * description: made each time the document is served, so it is never made at start-up;
+ * `dataNote`: the data's date and age now (the status's words, decays counted), for the end of
+ * the description: made each time the document is served, so it is never made at start-up;
  * `extraTags`: sections of the document beyond sattrack's own (the compatible APIs).
  */
 export function docs(version: string, dataNote: () => string, compression: CompressionQueue, extraTags: readonly { name: string; description: string }[] = []) {
