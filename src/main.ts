@@ -198,10 +198,16 @@ try {
     },
   })
 } catch (error) {
-  console.error(`sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`)
-  // An address that cannot be used at all is a bad --host value (2); a taken or forbidden port is not (1).
+  // A taken port, or one this user may not bind, is a failure of the run (1). Anything else means the address
+  // cannot be used here: a bad --host value (2; Bun reports a name that does not resolve as ENOTTY).
   const code = (error as { code?: string }).code
-  process.exit(code === 'EINVAL' || code === 'ENOTFOUND' || code === 'EADDRNOTAVAIL' ? 2 : 1)
+  const portProblem = code === 'EADDRINUSE' || code === 'EACCES'
+  console.error(
+    portProblem
+      ? `sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`
+      : `sattrack: --host ${config.host}: not an address of this machine, nor a name that resolves to one (${message(error)})`,
+  )
+  process.exit(portProblem ? 1 : 2)
 }
 // The executable starts with the JIT's tier-up thresholds raised (--compile-jit-policy, Makefile and scripts/dist.ts):
 // start-up code runs once, and compiling it cost more than interpreting it (~40 ms to healthy). Serving, the normal policy.

@@ -162,6 +162,13 @@ describe('command line', () => {
       expect(r.stdout).toBe('')
     }, SLOW)
   }
+
+  test('a --host that is no address of this machine (192.0.2.1: documentation only; a literal, no name lookup): exit 2, saying so', async () => {
+    // It is found when listening, after the catalogue is loaded (and logged).
+    const r = await runToExit(['--host', '192.0.2.1', '--port', '0'], childEnv({}))
+    expect({ exitCode: r.exitCode, signal: r.signal }).toEqual({ exitCode: 2, signal: null })
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sattrack: --host 192\.0\.2\.1: not an address of this machine, nor a name that resolves to one \(EADDRNOTAVAIL/)
+  }, SLOW)
 })
 
 describe('HTTP, embedded catalogue', () => {
