@@ -151,6 +151,17 @@ function days(ms: number): string {
   return d >= 10 || d <= -10 ? d.toFixed(0) : d.toFixed(1)
 }
 
+/**
+ * Days past the age limit `limitMs` for a refusal: `days`, or with as many more
+ * decimals (up to 4) as it takes not to read as the limit itself ("30.0417
+ * days" past a limit of 30 days, not "30 days"); closer still, "more than 30".
+ */
+function daysPastLimit(ms: number, limitMs: number): string {
+  let shown = days(ms)
+  for (let digits = 1; digits <= 4 && Math.abs(Number(shown)) * DAY_MS <= limitMs; digits++) shown = (ms / DAY_MS).toFixed(digits)
+  return Math.abs(Number(shown)) * DAY_MS <= limitMs ? `more than ${days(limitMs)}` : shown
+}
+
 /** "30 days", "12 hours": a limit as people say it. */
 export function describeLimit(ms: number): string {
   if (ms % DAY_MS === 0) return `${ms / DAY_MS} day${ms === DAY_MS ? '' : 's'}`
@@ -258,7 +269,8 @@ export class Validity {
     const limit = describeLimit(this.policy.maxElementAgeMs!)
     const epoch = new Date(e.epochMs).toISOString()
     const offset = instantMs - e.epochMs
-    const how = offset >= 0 ? `the elements are ${days(offset)} days old at this instant` : `the instant is ${days(-offset)} days before the elements' epoch`
+    const limitMs = this.policy.maxElementAgeMs!
+    const how = offset >= 0 ? `the elements are ${daysPastLimit(offset, limitMs)} days old at this instant` : `the instant is ${daysPastLimit(-offset, limitMs)} days before the elements' epoch`
     return {
       kind: 'element-age',
       reason: `${how} (epoch ${epoch}); positions are given within ${limit} of the epoch (--max-element-age)`,

@@ -440,7 +440,7 @@ describe('stale elements: passes only where positions exist', () => {
       {
         fromMs: expect.any(Number),
         toMs: epochMs + 31 * DAY,
-        reason: 'the elements are 30 days old at this instant (epoch 2026-05-30T12:00:00.000Z); positions are given within 30 days of the epoch (--max-element-age)',
+        reason: 'the elements are 30.0001 days old at this instant (epoch 2026-05-30T12:00:00.000Z); positions are given within 30 days of the epoch (--max-element-age)',
       },
     ])
     // The edge is located to within 20 ms after the limit.

@@ -94,8 +94,13 @@ describe('positionAt: the "has a position" rule', () => {
     const after = at(aged, index, epochMs + 30 * DAY_MS + 1)
     const before = at(aged, index, epochMs - 30 * DAY_MS - 1)
     expect(after.ok || before.ok).toBe(false)
-    if (!after.ok) expect(after).toMatchObject({ kind: 'element-age', reason: expect.stringMatching(/^the elements are 30 days old at this instant .*within 30 days of the epoch/) })
-    if (!before.ok) expect(before.reason).toStartWith('the instant is 30 days before the elements')
+    // A millisecond past the limit does not read as the limit itself.
+    if (!after.ok) expect(after).toMatchObject({ kind: 'element-age', reason: expect.stringMatching(/^the elements are more than 30 days old at this instant .*within 30 days of the epoch/) })
+    if (!before.ok) expect(before.reason).toStartWith('the instant is more than 30 days before the elements')
+    const hourPast = at(aged, index, epochMs + 30 * DAY_MS + 3_600_000)
+    expect(!hourPast.ok && hourPast.reason).toStartWith('the elements are 30.04 days old at this instant')
+    const daysPast = at(aged, index, epochMs + 45 * DAY_MS)
+    expect(!daysPast.ok && daysPast.reason).toStartWith('the elements are 45 days old at this instant')
     // Without an age limit the same instants have positions.
     const open = aged.withPolicy(NO_AGE_LIMIT)
     expect(at(open, index, epochMs + 30 * DAY_MS + 1).ok).toBe(true)
