@@ -87,7 +87,7 @@ export function feedModule({ store, compression }: ModuleContext) {
           },
           304: { description: 'Not modified (If-None-Match matched the ETag)' },
           404: { description: `A valid query that matches nothing: \`${NO_DATA}\``, content: { 'text/plain': textSchema('The text CelesTrak answers', NO_DATA) } },
-          400: { description: 'Invalid query', content: { 'text/plain': textSchema('`Invalid query: ` and the rule broken', 'Invalid query: CATNR must be a catalog number of 1 to 9 digits') } },
+          400: { description: 'Invalid query', content: { 'text/plain': textSchema('`Invalid query: ` and the rule broken', 'Invalid query: CATNR must be a catalog number from 1 to 999999999 (1 to 9 digits)') } },
         },
       },
     },

@@ -47,7 +47,7 @@ export function parseFeedQuery(params: URLSearchParams): FeedQuery {
   const raw = values.get(kind)![0]!
   switch (kind) {
     case 'CATNR': {
-      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return invalid('CATNR must be a catalog number of 1 to 9 digits')
+      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return invalid('CATNR must be a catalog number from 1 to 999999999 (1 to 9 digits)')
       return { ok: true, selector: { kind, noradId: Number(raw) }, format }
     }
     case 'INTDES': {
