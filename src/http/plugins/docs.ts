@@ -89,7 +89,7 @@ export function docs(version: string, dataNote: () => string, compression: Compr
             title: 'sattrack',
             version,
             description:
-              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error is `{message, statusCode}`. Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).\n\n' +
+              'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error of the service\'s own routes is `{message, statusCode}`, the message naming the parameter, the rule and the value received (the CelesTrak feed and the compatible APIs answer errors in their originals\' shapes). Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).\n\n' +
               '**Positions only where the data supports them.** A satellite has a position at an instant within the age limit of its element set ' +
               "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km), " +
               'at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise `geoposition` is a 422 saying why, `nearby` counts it in ' +
@@ -112,7 +112,9 @@ export function docs(version: string, dataNote: () => string, compression: Compr
  * Parameters a route declares itself, in its detail's `x-parameters` (the
  * compatible APIs, which read their own parameters): Elysia's document lists
  * only the path parameters of a route that has any, so the declared ones
- * replace those of the same name and join the others.
+ * replace those of the same name and join the others. Likewise answers a
+ * route declares in `x-responses` (a 304, which has no schema) join those of
+ * its response schemas, which replace a detail's `responses`.
  */
 function withDeclaredParameters(spec: object): object {
   const paths = (spec as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {}
@@ -120,10 +122,17 @@ function withDeclaredParameters(spec: object): object {
   for (const [path, operations] of Object.entries(paths)) {
     out[path] = Object.fromEntries(
       Object.entries(operations).map(([method, operation]) => {
-        const { 'x-parameters': declared, ...rest } = operation as { 'x-parameters'?: { name: string }[] }
-        if (!declared) return [method, operation]
-        const derived = ((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name))
-        return [method, { ...rest, parameters: [...derived, ...declared] }]
+        const { 'x-parameters': declared, 'x-responses': answers, ...rest } = operation as { 'x-parameters'?: { name: string }[]; 'x-responses'?: Record<string, unknown> }
+        if (!declared && !answers) return [method, operation]
+        const derived = ((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared?.some((d) => d.name === p.name))
+        return [
+          method,
+          {
+            ...rest,
+            ...(declared || operation.parameters ? { parameters: [...derived, ...(declared ?? [])] } : {}),
+            ...(answers ? { responses: { ...(operation.responses as object), ...answers } } : {}),
+          },
+        ]
       }),
     )
   }

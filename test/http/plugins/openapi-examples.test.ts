@@ -54,6 +54,20 @@ describe('the served OpenAPI document', () => {
     expect(spec.servers).toEqual([{ url: '/', description: expect.stringContaining(EXAMPLES_INSTANT) }])
   })
 
+  test('documents the 304 of every answer sent with an ETag that an If-None-Match matches (the list, one satellite, the feed)', async () => {
+    for (const [operation, path] of [
+      ['/api/v1/satellites', '/api/v1/satellites'],
+      ['/api/v1/satellites/{noradId}', '/api/v1/satellites/25544'],
+      ['/NORAD/elements/gp.php', '/NORAD/elements/gp.php?GROUP=stations&FORMAT=tle'],
+    ] as const) {
+      const etag = (await app.handle(new Request(`http://localhost${path}`))).headers.get('etag')!
+      const again = await app.handle(new Request(`http://localhost${path}`, { headers: { 'if-none-match': etag } }))
+      expect({ operation, status: again.status }).toEqual({ operation, status: 304 })
+      expect(Object.keys(spec.paths[operation].get.responses), operation).toContain('304')
+      expect(spec.paths[operation].get.responses['200'].content, operation).toBeDefined()
+    }
+  })
+
   test('carries each example under its operation, status and content type', () => {
     for (const example of file.examples) {
       const media = spec.paths[example.operation].get.responses[String(example.status)].content[example.contentType]

@@ -102,6 +102,9 @@ function searchKey(query: ListQuery): string {
 
 const isSearch = (query: ListQuery) => (Object.keys(listParams) as (keyof ListQuery)[]).some((name) => query[name] !== undefined)
 
+/** The OpenAPI entry of a 304 (answers with an ETag). */
+const NOT_MODIFIED = { description: 'Not modified (If-None-Match matched the ETag)' }
+
 export function satellitesModule(context: ModuleContext) {
   const { store, clock, compression } = context
   const answers = new RepresentationCache<Catalog>(compression)
@@ -152,6 +155,7 @@ export function satellitesModule(context: ModuleContext) {
             '`page` and `page-size` cut the matches into pages and add `page`, `pageSize` and `pages` to `metadata` (`total` counts every match); ' +
             'a page past the last is an empty list. Answers are serialised and compressed (gzip, brotli) once per catalogue version and query, ' +
             'sent with a strong ETag, and a matching If-None-Match gets 304.',
+          'x-responses': { 304: NOT_MODIFIED },
         },
       },
     )
@@ -212,7 +216,7 @@ export function satellitesModule(context: ModuleContext) {
       {
         ...oneRoute.hooks,
         response: responseSchemas(context, { 200: SatelliteOneSchema, 400: ErrorSchema, 404: ErrorSchema }),
-        detail: { tags: ['satellites'], summary: 'One satellite' },
+        detail: { tags: ['satellites'], summary: 'One satellite', description: 'Sent with a strong ETag; a matching If-None-Match gets 304.', 'x-responses': { 304: NOT_MODIFIED } },
       },
     )
     .get(
