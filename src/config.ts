@@ -103,9 +103,9 @@ const workerCount = (raw: string) => {
 const HOUR_MS = 3_600_000
 const DURATION_UNITS_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: HOUR_MS, d: 24 * HOUR_MS }
 
-/** `90s`, `30m`, `6h`, `1d`, `1h30m`, or plain seconds → ms. */
+/** `90s`, `30m`, `6h`, `1d`, `1h30m`, or plain seconds → ms; the units in any case (`30D`), as `off` is. */
 export function parseDuration(raw: string): number | null {
-  const text = raw.trim()
+  const text = raw.trim().toLowerCase()
   if (/^\d+$/.test(text)) return Number(text) * 1000
   if (!/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(text)) return null
   let total = 0
@@ -200,7 +200,7 @@ const OPTIONS: readonly OptionSpec[] = [
     flag: '--refresh-interval',
     env: ['SATTRACK_REFRESH_INTERVAL'],
     valueName: 'DURATION',
-    description: 'time between refresh rounds (90s, 30m, 6h; at least 2h for celestrak.org)',
+    description: 'time between refresh rounds (90s, 30m, 6h; 1s to 30d, at least 2h for celestrak.org)',
     default: 6 * HOUR_MS,
     defaultText: '6h',
     parse: duration(1000, 30 * 24 * HOUR_MS, '1s and 30d'),
@@ -229,7 +229,7 @@ const OPTIONS: readonly OptionSpec[] = [
     flag: '--refresh-timeout',
     env: ['SATTRACK_REFRESH_TIMEOUT'],
     valueName: 'DURATION',
-    description: 'the longest one refresh request may take, body included',
+    description: 'the longest one refresh request may take, body included (100ms to 10m)',
     default: 30_000,
     defaultText: '30s',
     parse: duration(100, 10 * 60_000, '100ms and 10m'),
@@ -307,7 +307,7 @@ const OPTIONS: readonly OptionSpec[] = [
     flag: '--shutdown-timeout',
     env: ['SATTRACK_SHUTDOWN_TIMEOUT'],
     valueName: 'DURATION',
-    description: 'on SIGTERM/SIGINT, how long requests in flight may take to finish before the exit',
+    description: 'on SIGTERM/SIGINT, how long requests in flight may take to finish before the exit (0s to 5m)',
     default: 10_000,
     defaultText: '10s',
     parse: duration(0, 5 * 60_000, '0s and 5m'),
@@ -418,6 +418,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     const eq = arg.indexOf('=')
     const flag = eq > 0 ? arg.slice(0, eq) : arg
     const o = OPTIONS.find((x) => x.flag === flag)
+    if (!o && ['--help', '-h', '--version', '-v'].includes(flag)) return { kind: 'error', message: `${flag} takes no value (got "${arg.slice(eq + 1)}")` }
     if (!o) return { kind: 'error', message: `unknown option ${flag} (see --help)` }
     const raw = eq > 0 ? arg.slice(eq + 1) : o.isSwitch ? 'true' : argv[++i]
     if (raw === undefined || (eq < 0 && raw.startsWith('--'))) return { kind: 'error', message: `${flag} needs a value` }

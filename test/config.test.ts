@@ -283,6 +283,8 @@ describe('--help and --version', () => {
     expect(parseConfig(['--help'], { PORT: 'abc' }).kind).toBe('help')
     expect(parseConfig(['--port', '1', '--version'], { PORT: 'abc' }).kind).toBe('version')
     expect(parseConfig(['--port', '--host', '127.0.0.1'], {})).toEqual({ kind: 'error', message: '--port needs a value' })
+    expect(parseConfig(['--help=foo'], {})).toEqual({ kind: 'error', message: '--help takes no value (got "foo")' })
+    expect(parseConfig(['--version=1'], {})).toEqual({ kind: 'error', message: '--version takes no value (got "1")' })
   })
 })
 
@@ -295,6 +297,9 @@ describe('durations', () => {
     expect(parseDuration('1h30m')).toBe(5_400_000)
     expect(parseDuration('45')).toBe(45_000)
     expect(parseDuration('500ms')).toBe(500)
+    // Any case, as `off` and the other options' words.
+    expect(parseDuration('30D')).toBe(30 * 86_400_000)
+    expect(parseDuration('1H30M')).toBe(5_400_000)
     expect(parseDuration('6 h')).toBeNull()
     expect(parseDuration('-5s')).toBeNull()
   })
