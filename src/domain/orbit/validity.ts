@@ -266,10 +266,10 @@ export class Validity {
 
   private ageRefusal(i: number, instantMs: number): Refusal {
     const e = this.elements[i]!
-    const limit = describeLimit(this.policy.maxElementAgeMs!)
+    const limitMs = this.policy.maxElementAgeMs!
+    const limit = describeLimit(limitMs)
     const epoch = new Date(e.epochMs).toISOString()
     const offset = instantMs - e.epochMs
-    const limitMs = this.policy.maxElementAgeMs!
     const how = offset >= 0 ? `the elements are ${daysPastLimit(offset, limitMs)} days old at this instant` : `the instant is ${daysPastLimit(-offset, limitMs)} days before the elements' epoch`
     return {
       kind: 'element-age',

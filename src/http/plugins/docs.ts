@@ -60,7 +60,7 @@ export function docs(version: string, dataNote: () => string, compression: Compr
   const decorated = new WeakMap<object, object>()
   const withRecordedExamples = (spec: object) => {
     let shown = decorated.get(spec)
-    if (!shown) decorated.set(spec, (shown = withExamples(withDeclaredParameters(spec), recordedExamples as ExamplesFile)))
+    if (!shown) decorated.set(spec, (shown = withExamples(withRouteDeclarations(spec), recordedExamples as ExamplesFile)))
     return shown
   }
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
@@ -109,14 +109,14 @@ export function docs(version: string, dataNote: () => string, compression: Compr
 }
 
 /**
- * Parameters a route declares itself, in its detail's `x-parameters` (the
+ * What a route declares itself in its detail. Parameters, in `x-parameters` (the
  * compatible APIs, which read their own parameters): Elysia's document lists
  * only the path parameters of a route that has any, so the declared ones
  * replace those of the same name and join the others. Likewise answers a
  * route declares in `x-responses` (a 304, which has no schema) join those of
  * its response schemas, which replace a detail's `responses`.
  */
-function withDeclaredParameters(spec: object): object {
+function withRouteDeclarations(spec: object): object {
   const paths = (spec as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {}
   const out: Record<string, Record<string, Record<string, unknown>>> = {}
   for (const [path, operations] of Object.entries(paths)) {
