@@ -245,17 +245,18 @@ async function loadFreshness(): Promise<void> {
     line.classList.toggle('stale', freshness.stale)
     line.replaceChildren(freshness.summary)
     if (freshness.stale && freshness.advice) {
-      const atDataTime = new URLSearchParams(location.search)
-      atDataTime.set('time', freshness.obtainedAt)
-      // On a phone the advice folds away behind "What to do", so the page is not all header.
-      const advice = html('details', {}, html('summary', {}, 'What to do'), ' ', freshness.advice)
-      advice.open = matchMedia('(min-width: 700px)').matches
-      line.append(
-        ' ',
-        advice,
-        ' ',
-        html('a', { href: `?${atDataTime}${location.hash}`, id: 'at-data-time' }, `Show the sky at the data's date (${formatDateTime(freshness.obtainedAt)})`),
-      )
+      // On a phone the full advice folds away, so the page is not all header; what to do stays in sight.
+      const advice = html('details', {}, html('summary', {}, 'What to do: load newer data (--refresh-url, --snapshot FILE, make snapshot)'), ' ', freshness.advice)
+      advice.open = matchMedia('(min-width: 601px)').matches
+      // The page as it is when the link is followed (the observer typed since, the view), at the data's own time.
+      const atDataTime = () => {
+        const params = new URLSearchParams(location.search)
+        params.set('time', freshness.obtainedAt)
+        return `?${params}${location.hash}`
+      }
+      const link = html('a', { href: atDataTime(), id: 'at-data-time' }, `Show the sky at the data's date (${formatDateTime(freshness.obtainedAt)})`)
+      for (const event of ['pointerdown', 'focus', 'click']) link.addEventListener(event, () => link.setAttribute('href', atDataTime()))
+      line.append(' ', advice, ' ', link)
     }
   } catch (error) {
     line.textContent = `The data's age is unknown: ${failureText(error)}.`

@@ -140,9 +140,13 @@ export class SkyView {
       const visible = this.drawn.filter((s) => s.visible).length
       const daytime = all[0]?.observerDaytime
       const light = daytime === undefined ? '' : daytime ? ' · daylight at the observer: nothing is visible to the naked eye' : ''
+      // Satellites without a position at this instant are not "nothing above": the count says so.
+      const left = this.answer.metadata.leftOut
+      const leftOut = left ? left.elementAge + left.decayed : 0
+      const refused = leftOut > 0 ? ` · ${leftOut} satellites left out: no position at this instant (elements too far from it, or decayed)` : ''
       this.summary.textContent =
         `${this.drawn.length} of ${all.length} satellites above 10° drawn, ${visible} visible to the naked eye (magnitude ${formatMagnitude(this.answer.metadata.magnitudeLimit)} or brighter) · ` +
-        `${formatTime(this.answer.observer.datetime)}${light}`
+        `${formatTime(this.answer.observer.datetime)}${light}${refused}`
     }
     this.renderTable()
     this.renderHighlight()
@@ -180,7 +184,13 @@ export class SkyView {
       return row
     })
     if (rows.length === 0 && this.answer) {
-      rows.push(html('tr', {}, html('td', { colspan: '7' }, 'No satellite matches the filter.')))
+      const empty =
+        this.answer.metadata.notice !== undefined
+          ? 'No satellite shown: most have no position at this instant (see the notice above).'
+          : this.answer.satellites.length === 0
+            ? 'No satellite above 10° at this instant.'
+            : 'No satellite matches the filter.'
+      rows.push(html('tr', {}, html('td', { colspan: '7' }, empty)))
     }
     body.replaceChildren(...rows)
     if (focused) body.querySelector<HTMLButtonElement>(`button[data-norad="${focused}"]`)?.focus({ preventScroll: true })

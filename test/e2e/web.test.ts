@@ -539,15 +539,24 @@ describe('the page in Chromium', () => {
       // Not "no satellites above you": the notice names the age limit.
       expect(await page.isVisible('#sky-notice')).toBe(true)
       expect(await page.textContent('#sky-notice')).toMatch(/satellites are left out: \d+ have elements more than 30 days from .*, \d+ have decayed by then/)
+      // The summary and the table say the satellites have no position, not that none is above or none matches a filter.
+      expect(await page.textContent('#view-sky')).toMatch(/· \d+ satellites left out: no position at this instant/)
+      expect(await page.textContent('#view-sky')).toContain('No satellite shown: most have no position at this instant (see the notice above).')
+      expect(await page.textContent('#view-sky')).not.toContain('No satellite matches the filter.')
       await page.screenshot({ path: join(RESULTS, 'web-stale.png') })
       // The map says why the ISS has no position, not only that it has none.
       await page.click('#tab-map')
       await waitReady(page, 'map')
       expect(await page.textContent('#map-summary')).toMatch(/no position at .*: (the elements are \d+ days old|decayed at )/)
       await page.click('#tab-sky')
-      // The link pins the page to the data's own time, where the sky is full again.
+      // The link pins the page, as it is now (an observer typed since loading), to the data's own time, where the sky is full again.
+      await page.fill('#lat', '-33.87')
+      await page.fill('#lon', '151.21')
+      await page.click('#observer-form button[type=submit]')
+      await page.waitForURL(/lat=-33\.87/)
       await Promise.all([page.waitForURL(/time=/), page.click('#at-data-time')])
       expect(new URL(page.url()).searchParams.get('time')).toBe(status.obtainedAt)
+      expect(new URL(page.url()).searchParams.get('lat')).toBe('-33.87')
       await waitReady(page, 'sky')
       expect(await page.isHidden('#sky-notice')).toBe(true)
       expect(await page.locator('#view-sky g.sat').count()).toBeGreaterThan(20)
