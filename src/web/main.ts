@@ -487,13 +487,17 @@ async function start(): Promise<void> {
       lonInput.value = String(remembered.longitude)
       describeObserver()
     }
-    if (typeof fromUrl === 'string') setStatus(`The link's coordinates are not usable: ${fromUrl}.`, true)
+    if (typeof fromUrl === 'string') {
+      setStatus(`The link's coordinates are not usable: ${fromUrl}.${remembered ? '' : ' Type your latitude and longitude above, or use your location.'}`, true)
+      if (!remembered) latInput.focus()
+    }
   }
   if (state.observer && matchMedia('(max-width: 600px)').matches) settings.open = false
   showView(VIEWS.includes(hashView) ? hashView : 'sky')
   // A link to a view (#map) opens at the top of the page, with the tabs and the time control in sight.
   window.scrollTo(0, 0)
-  if (!state.observer) await useBrowserLocation()
+  // A link with unusable coordinates keeps its message: the browser's location is asked for only on "Use my location".
+  if (!state.observer && typeof fromUrl !== 'string') await useBrowserLocation()
   setInterval(tick, REFRESH_MS)
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) tick()

@@ -5,12 +5,12 @@ const STORAGE_KEY = 'sattrack.observer'
 /** Plain decimal degrees, as the API takes them. */
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 
-/** Typed or URL text → degrees, or an error message naming the field and its range. */
+/** Typed or URL text → degrees (a decimal comma and a typographic minus read as the API's), or an error message naming the field, its range and the text, as the API's do. */
 export function parseCoordinate(text: string, name: 'latitude' | 'longitude'): number | string {
   const limit = name === 'latitude' ? 90 : 180
   const cleaned = text.trim().replace(/^\u2212/, '-').replace(',', '.')
   const value = DECIMAL.test(cleaned) ? Number(cleaned) : Number.NaN
-  if (!Number.isFinite(value) || Math.abs(value) > limit) return `${name} must be a number between -${limit} and ${limit}`
+  if (!Number.isFinite(value) || Math.abs(value) > limit) return `${name} must be a number between -${limit} and ${limit} (got "${text.length > 40 ? `${text.slice(0, 40)}…` : text}")`
   return value
 }
 

@@ -411,6 +411,27 @@ describe('the page in Chromium', () => {
     }
   })
 
+  test('unusable coordinates, in the link or typed, are said with the value, as the API says them; the link\'s message stays', async () => {
+    const { context, page } = await openPage()
+    try {
+      // No remembered observer (a new context): the link's message stays, and the location is not asked for.
+      await page.goto(`${base}/?lat=95&lon=2&time=${encodeURIComponent(instant)}`)
+      await page.waitForFunction(() => /not usable/.test(document.getElementById('status')?.textContent ?? ''))
+      await page.waitForTimeout(500)
+      expect(await page.textContent('#status')).toBe('The link\'s coordinates are not usable: latitude must be a number between -90 and 90 (got "95"). Type your latitude and longitude above, or use your location.')
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('lat')
+      const api = (await call(base, '/api/v1/satellites/nearby?latitude=95&longitude=2')).json.message
+      expect(await page.textContent('#status')).toContain(api)
+      await page.fill('#lat', '48.85')
+      await page.fill('#lon', '200')
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(() => /longitude must be/.test(document.getElementById('status')?.textContent ?? ''))
+      expect(await page.textContent('#status')).toContain('longitude must be a number between -180 and 180 (got "200")')
+    } finally {
+      await context.close()
+    }
+  })
+
   test('a mistyped time in the link shows the API message instead of a dead page', async () => {
     const { context, page } = await openPage()
     try {
