@@ -14,10 +14,11 @@ import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, lookAngles, type Observer, sunPositionAu } from '../../../domain/orbit/sky.ts'
 import { requestPath } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
+import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { leftOutNotice } from '../nearby/index.ts'
 import { categoryOf, inCategory } from './n2yo-categories.ts'
-import { type AnswerHeaders, boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, shownValue, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
+import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, shownValue, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
 export const N2YO_PREFIX = '/rest/v1/satellite'
 /** N2YO's `mag` where the magnitude cannot be determined. */
@@ -165,7 +166,7 @@ function tle(catalog: Catalog, args: Record<string, string>) {
   }
 }
 
-function positions(catalog: Catalog, args: Record<string, string>, nowMs: number, set: AnswerHeaders) {
+function positions(catalog: Catalog, args: Record<string, string>, nowMs: number, set: AnswerSet) {
   const satellite = findSatellite(catalog, catalogNumber('id', args.id!))
   const observer = observerOf(args)
   const seconds = boundedNumber('seconds', args.seconds, 1, MAX_SECONDS, { integer: true })
@@ -201,7 +202,7 @@ function pointAt(prefix: 'start' | 'max' | 'end', azimuthDeg: number, instantMs:
   return { [`${prefix}Az`]: azimuthDeg, [`${prefix}AzCompass`]: compassPoint(azimuthDeg), [`${prefix}UTC`]: unixSecondsNearest(instantMs) }
 }
 
-async function passes(context: ModuleContext, catalog: Catalog, args: Record<string, string>, nowMs: number, kind: 'visual' | 'radio', signal: AbortSignal, set: AnswerHeaders) {
+async function passes(context: ModuleContext, catalog: Catalog, args: Record<string, string>, nowMs: number, kind: 'visual' | 'radio', signal: AbortSignal, set: AnswerSet) {
   const satellite = findSatellite(catalog, catalogNumber('id', args.id!))
   const observer = observerOf(args)
   const days = boundedNumber('days', args.days, 1, MAX_DAYS, { integer: true })
@@ -266,7 +267,7 @@ function visualPass(pass: Pass, minSeconds: number, sky: (ms: number) => { azimu
   }
 }
 
-function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number, set: AnswerHeaders) {
+function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number, set: AnswerSet) {
   const observer = observerOf(args)
   // N2YO's radius is measured from the zenith: 90 is the whole sky above the horizon (and 180, which clients send, too).
   const radius = Math.min(90, boundedNumber('search_radius', args.search_radius, 0, 180, { unit: 'degrees from the zenith' }))
@@ -286,14 +287,14 @@ function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, stri
   })
   const listed = entries.filter((e) => inCategory(e.satellite, category))
   const list = listed.map((e) => ({
-      satid: e.satellite.noradId,
-      satname: e.satellite.name,
-      intDesignator: objectIdOf(e.satellite.elements.intlDesignator),
-      launchDate: '',
-      satlat: e.latitudeDeg!,
-      satlng: e.longitudeDeg!,
-      satalt: e.altitudeKm,
-    }))
+    satid: e.satellite.noradId,
+    satname: e.satellite.name,
+    intDesignator: objectIdOf(e.satellite.elements.intlDesignator),
+    launchDate: '',
+    satlat: e.latitudeDeg!,
+    satlng: e.longitudeDeg!,
+    satalt: e.altitudeKm,
+  }))
   setElementAge(set, listed.map((e) => e.satellite), ms)
   return { info: { category: category.name, transactionscount: 0, satcount: list.length }, above: list }
 }
@@ -336,7 +337,7 @@ export function n2yoModule(context: ModuleContext, engine: NearbyEngine) {
     above: N2yoAboveSchema,
   }
 
-  const answer = ({ request, set }: { request: Request; set: { status?: number | string; headers: Record<string, string | number> } }) =>
+  const answer = ({ request, set }: { request: Request; set: AnswerSet }) =>
     inFamilyShape(set, (_status, message) => ({ error: message }), () => {
       const { endpoint, args } = n2yoRequest(request.url)
       const catalog = store.current

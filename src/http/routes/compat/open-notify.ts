@@ -10,9 +10,10 @@ import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import type { Pass } from '../../../domain/orbit/passes.ts'
 import type { Observer } from '../../../domain/orbit/sky.ts'
 import { ApiError } from '../../plugins/errors.ts'
+import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, requirePosition, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
-import { type AnswerHeaders, compatNumber, inFamilyShape, passesOf, setElementAge, shownValue, unixSecondsFloor } from './shared.ts'
+import { compatNumber, inFamilyShape, passesOf, setElementAge, shownValue, unixSecondsFloor } from './shared.ts'
 
 /** Overhead, for Open Notify, is 10° above the horizon. */
 export const ISS_PASS_HORIZON_DEG = 10
@@ -106,7 +107,7 @@ function jsonOrJsonp(body: unknown, callback: string | null, status: number): un
   return new Response(`/**/${callback}(${JSON.stringify(body)});`, { headers: { 'content-type': 'application/javascript; charset=utf-8' } })
 }
 
-function issNow(catalog: Catalog, nowMs: number, set: AnswerHeaders) {
+function issNow(catalog: Catalog, nowMs: number, set: AnswerSet) {
   const instant = new Date(unixSecondsFloor(nowMs) * 1000)
   const iss = findSatellite(catalog, ISS_NORAD_ID)
   const state = requirePosition(catalog, iss, instant)
@@ -131,7 +132,7 @@ function queryNumber(search: URLSearchParams, name: string, min: number, max: nu
   return value
 }
 
-async function issPass(context: ModuleContext, catalog: Catalog, url: string, nowMs: number, signal: AbortSignal, set: AnswerHeaders) {
+async function issPass(context: ModuleContext, catalog: Catalog, url: string, nowMs: number, signal: AbortSignal, set: AnswerSet) {
   const q = url.indexOf('?')
   const search = new URLSearchParams(q < 0 ? '' : url.slice(q + 1))
   const latitude = queryNumber(search, 'lat', -90, 90, 'Latitude must be specified.', 'Latitude must be number between -90.0 and 90.0')
@@ -199,11 +200,11 @@ export function openNotifyModule(context: ModuleContext) {
   const { store, clock } = context
   const errorSchemas = { 400: OpenNotifyErrorSchema, 404: OpenNotifyErrorSchema, 422: OpenNotifyErrorSchema, 503: OpenNotifyErrorSchema }
   const failure = (_status: number, reason: string) => ({ message: 'failure' as const, reason })
-  type Ctx = { request: Request; set: { status?: number | string; headers: Record<string, string | number> } }
+  type Ctx = { request: Request; set: AnswerSet }
 
   /** Runs `handler`, answering its result as JSON or JSONP, its error as JSON (a bad callback is a 400). */
   // biome-ignore lint: Elysia checks the answer against the route's response schemas
-  const route = (handler: (request: Request, set: AnswerHeaders) => unknown) => async ({ request, set }: Ctx): Promise<any> => {
+  const route = (handler: (request: Request, set: AnswerSet) => unknown) => async ({ request, set }: Ctx): Promise<any> => {
     const jsonp: { callback: string | null } = { callback: null }
     const body = await inFamilyShape(set, failure, () => {
       jsonp.callback = callbackOf(request.url)

@@ -7,6 +7,7 @@ import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
 import { Busy } from '../../../io/heavy-work.ts'
 import { ApiError } from '../../plugins/errors.ts'
+import type { AnswerSet } from '../../representations/cache.ts'
 import type { ModuleContext } from '../common.ts'
 import { elementAgeDaysAt, iso } from '../satellites/model.ts'
 
@@ -49,9 +50,6 @@ export function catalogNumber(name: string, raw: string): number {
   return Number(raw)
 }
 
-/** Where a handler puts its headers (Elysia's `set`). */
-export type AnswerHeaders = { headers: Record<string, string | number> }
-
 /** The headers that carry the age of the element sets behind a compatible answer (the families' bodies have no field for it). */
 export const ELEMENT_EPOCH_HEADER = 'sattrack-element-epoch'
 export const ELEMENT_AGE_HEADER = 'sattrack-element-age-days'
@@ -63,7 +61,7 @@ export const ELEMENT_AGE_HEADER = 'sattrack-element-age-days'
  * or the start of its search), exposed to browser scripts. Nothing for an
  * answer that holds no satellite.
  */
-export function setElementAge(set: AnswerHeaders, satellites: readonly Satellite[], instantMs: number): void {
+export function setElementAge(set: AnswerSet, satellites: readonly Satellite[], instantMs: number): void {
   let oldest: Satellite | undefined
   for (const satellite of satellites) if (oldest === undefined || satellite.elements.epochMs < oldest.elements.epochMs) oldest = satellite
   if (oldest === undefined) return
@@ -86,7 +84,7 @@ export const unixSecondsNearest = (ms: number) => Math.round(ms / 1000)
  */
 // The answer is typed loosely: Elysia checks it against the route's response schemas (tests run with the check on).
 export async function inFamilyShape(
-  set: { status?: number | string; headers: Record<string, string | number> },
+  set: AnswerSet,
   errorBody: (status: number, message: string) => unknown,
   handler: () => unknown,
   // biome-ignore lint: see above

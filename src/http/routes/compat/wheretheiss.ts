@@ -11,6 +11,7 @@ import { footprintKm, julianDate, subsolarPoint } from '../../../domain/orbit/ob
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, sunPositionAu } from '../../../domain/orbit/sky.ts'
 import { ApiError } from '../../plugins/errors.ts'
+import type { AnswerSet } from '../../representations/cache.ts'
 import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
@@ -146,7 +147,7 @@ export function whereTheIssModule(context: ModuleContext) {
   const { store, clock } = context
   const errorSchemas = { 400: WhereTheIssErrorSchema, 404: WhereTheIssErrorSchema, 422: WhereTheIssErrorSchema }
   const shaped = (status: number, error: string) => ({ error, status })
-  type Ctx = { request: Request; set: { status?: number | string; headers: Record<string, string | number> }; params: Record<string, string> }
+  type Ctx = { request: Request; set: AnswerSet; params: Record<string, string> }
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]{1,9}$', example: '25544' }, description: 'NORAD catalog number (25544: the ISS)' } as const
   const unitsParam = { name: 'units', in: 'query' as const, required: false, schema: { type: 'string' as const, enum: [...UNITS] as string[], default: 'kilometers' }, description: 'Units of altitude, velocity and footprint' }
 
