@@ -124,12 +124,12 @@ function withRouteDeclarations(spec: object): object {
       Object.entries(operations).map(([method, operation]) => {
         const { 'x-parameters': declared, 'x-responses': answers, ...rest } = operation as { 'x-parameters'?: { name: string }[]; 'x-responses'?: Record<string, unknown> }
         if (!declared && !answers) return [method, operation]
-        const derived = ((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared?.some((d) => d.name === p.name))
+        const parameters = declared && [...((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name)), ...declared]
         return [
           method,
           {
             ...rest,
-            ...(declared || operation.parameters ? { parameters: [...derived, ...(declared ?? [])] } : {}),
+            ...(parameters ? { parameters } : {}),
             ...(answers ? { responses: { ...(operation.responses as object), ...answers } } : {}),
           },
         ]
