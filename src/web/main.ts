@@ -73,6 +73,8 @@ const visibleOnly = byId<HTMLInputElement>('visible-only')
 const daysSelect = byId<HTMLSelectElement>('days')
 /** The observer and time forms: folded away on a phone once there is an observer, so the views come first. */
 const settings = byId<HTMLDetailsElement>('settings')
+/** A phone: 600 px or narrower (docs/web.md), where the forms and the stale-data advice fold away. */
+const isPhone = () => matchMedia('(max-width: 600px)').matches
 
 function chosenSatellite(): number {
   const fromUrl = Number(params.get('sat'))
@@ -247,7 +249,7 @@ async function loadFreshness(): Promise<void> {
     if (freshness.stale && freshness.advice) {
       // On a phone the full advice folds away, so the page is not all header; what to do stays in sight.
       const advice = html('details', {}, html('summary', {}, 'What to do: load newer data (--refresh-url, --snapshot FILE, make snapshot)'), ' ', freshness.advice)
-      advice.open = matchMedia('(min-width: 601px)').matches
+      advice.open = !isPhone()
       // The page as it is when the link is followed (the observer typed since, the view), at the data's own time.
       const atDataTime = () => {
         const params = new URLSearchParams(location.search)
@@ -492,7 +494,7 @@ async function start(): Promise<void> {
       if (!remembered) latInput.focus()
     }
   }
-  if (state.observer && matchMedia('(max-width: 600px)').matches) settings.open = false
+  if (state.observer && isPhone()) settings.open = false
   showView(VIEWS.includes(hashView) ? hashView : 'sky')
   // A link to a view (#map) opens at the top of the page, with the tabs and the time control in sight.
   window.scrollTo(0, 0)
