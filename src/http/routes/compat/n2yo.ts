@@ -12,13 +12,13 @@ import { compassPoint, topocentricRaDec } from '../../../domain/orbit/observing.
 import type { Pass, PassSearch } from '../../../domain/orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, lookAngles, type Observer, sunPositionAu } from '../../../domain/orbit/sky.ts'
-import { requestPath } from '../../plugins/edge.ts'
+import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { leftOutNotice } from '../nearby/index.ts'
 import { categoryOf, inCategory } from './n2yo-categories.ts'
-import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, shownValue, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
+import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
 export const N2YO_PREFIX = '/rest/v1/satellite'
 /** N2YO's `mag` where the magnitude cannot be determined. */
@@ -135,7 +135,7 @@ export function n2yoRequest(url: string): { endpoint: Endpoint; args: Record<str
   })
   const [name = '', ...values] = decoded
   if (!Object.hasOwn(N2YO_ENDPOINTS, name)) {
-    throw new ApiError(404, `no such N2YO endpoint: "${shownValue(name)}" (this service answers ${Object.keys(N2YO_ENDPOINTS).join(', ')})`)
+    throw new ApiError(404, `no such N2YO endpoint: "${shown(name)}" (this service answers ${Object.keys(N2YO_ENDPOINTS).join(', ')})`)
   }
   const endpoint = name as Endpoint
   const names = N2YO_ENDPOINTS[endpoint]

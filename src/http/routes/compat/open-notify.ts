@@ -9,11 +9,12 @@ import { Elysia, t } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import type { Pass } from '../../../domain/orbit/passes.ts'
 import type { Observer } from '../../../domain/orbit/sky.ts'
+import { shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, requirePosition, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
-import { compatNumber, inFamilyShape, passesOf, setElementAge, shownValue, unixSecondsFloor } from './shared.ts'
+import { compatNumber, inFamilyShape, passesOf, setElementAge, unixSecondsFloor } from './shared.ts'
 
 /** Overhead, for Open Notify, is 10° above the horizon. */
 export const ISS_PASS_HORIZON_DEG = 10
@@ -90,7 +91,7 @@ function callbackOf(url: string): string | null {
   if (given.length > 1) throw new ApiError(400, 'callback must be given only once')
   const name = given[0]!
   if (name.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(name)) {
-    throw new ApiError(400, `callback must be a JavaScript name (letters, digits, _ and $, dotted paths allowed; at most ${MAX_CALLBACK_LENGTH} characters) (got "${shownValue(name)}")`)
+    throw new ApiError(400, `callback must be a JavaScript name (letters, digits, _ and $, dotted paths allowed; at most ${MAX_CALLBACK_LENGTH} characters) (got "${shown(name)}")`)
   }
   return name
 }
@@ -128,7 +129,7 @@ function queryNumber(search: URLSearchParams, name: string, min: number, max: nu
     throw new ApiError(400, missing)
   }
   const value = compatNumber(given[0])
-  if (value === null || value < min || value > max) throw new ApiError(400, `${rule} (got "${shownValue(given[0]!)}")`)
+  if (value === null || value < min || value > max) throw new ApiError(400, `${rule} (got "${shown(given[0]!)}")`)
   return value
 }
 

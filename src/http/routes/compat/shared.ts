@@ -6,6 +6,7 @@ import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
 import { Busy } from '../../../io/heavy-work.ts'
+import { shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import type { ModuleContext } from '../common.ts'
@@ -24,12 +25,6 @@ export function compatNumber(raw: string | null | undefined): number | null {
   return Number.isFinite(value) ? value : null
 }
 
-/** A client-sent value for a message: printable ASCII, at most 40 characters. */
-export function shownValue(raw: string): string {
-  const printable = raw.replace(/[^\x20-\x7e]/g, '?')
-  return printable.length > 40 ? `${printable.slice(0, 40)}…` : printable
-}
-
 /**
  * A number within [min, max] (an integer when `integer`), or a 400 naming the
  * parameter, the rule and the value received.
@@ -38,7 +33,7 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
   const value = compatNumber(raw)
   if (value === null || value < min || value > max || (options.integer && !Number.isInteger(value))) {
     const kind = options.integer ? 'an integer' : 'a number'
-    const got = raw === null || raw === undefined ? 'nothing' : `"${shownValue(raw)}"`
+    const got = raw === null || raw === undefined ? 'nothing' : `"${shown(raw)}"`
     throw new ApiError(400, `${name} must be ${kind} between ${min} and ${max}${options.unit ? ` (${options.unit})` : ''} (got ${got})`)
   }
   return value
@@ -46,7 +41,7 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
 
 /** A NORAD catalog number: digits only, 1..999999999. */
 export function catalogNumber(name: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be a NORAD catalog number: an integer between 1 and 999999999 (got "${shownValue(raw)}")`)
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be a NORAD catalog number: an integer between 1 and 999999999 (got "${shown(raw)}")`)
   return Number(raw)
 }
 

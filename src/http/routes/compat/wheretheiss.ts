@@ -10,13 +10,14 @@ import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
 import { footprintKm, julianDate, subsolarPoint } from '../../../domain/orbit/observing.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, sunPositionAu } from '../../../domain/orbit/sky.ts'
+import { shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { Places } from './places.ts'
-import { boundedNumber, catalogNumber, compatNumber, inFamilyShape, setElementAge, shownValue, unixSecondsFloor } from './shared.ts'
+import { boundedNumber, catalogNumber, compatNumber, inFamilyShape, setElementAge, unixSecondsFloor } from './shared.ts'
 
 const KM_PER_MILE = 1.609344
 /** The most instants one `positions` request may ask for. */
@@ -84,7 +85,7 @@ function single(search: URLSearchParams, name: string): string | undefined {
 function unitsOf(search: URLSearchParams): Units {
   const raw = single(search, 'units')
   if (raw === undefined || raw === '') return 'kilometers'
-  if (!(UNITS as readonly string[]).includes(raw)) throw new ApiError(400, `units must be kilometers or miles (got "${shownValue(raw)}")`)
+  if (!(UNITS as readonly string[]).includes(raw)) throw new ApiError(400, `units must be kilometers or miles (got "${shown(raw)}")`)
   return raw as Units
 }
 
@@ -93,7 +94,7 @@ function unixInstant(name: string, raw: string): number {
   const value = compatNumber(raw)
   const ms = value === null ? Number.NaN : Math.round(value * 1000)
   if (!(ms >= TIME_MIN_MS && ms <= TIME_MAX_MS)) {
-    throw new ApiError(400, `${name} must be Unix times in seconds between ${TIME_MIN_MS / 1000} (1957-10-04) and ${TIME_MAX_MS / 1000} (2100-01-01) (got "${shownValue(raw)}")`)
+    throw new ApiError(400, `${name} must be Unix times in seconds between ${TIME_MIN_MS / 1000} (1957-10-04) and ${TIME_MAX_MS / 1000} (2100-01-01) (got "${shown(raw)}")`)
   }
   return ms
 }
@@ -132,7 +133,7 @@ function satelliteOf(catalog: Catalog, raw: string): Satellite {
 /** `lat,lon` (a space after the comma, as some clients send, is fine): the two numbers and the text given for each. */
 function coordinatesOf(raw: string) {
   const parts = raw.split(',').map((p) => p.trim())
-  const bad = () => new ApiError(400, `coordinates must be latitude,longitude in degrees (-90..90, -180..180) (got "${shownValue(raw)}")`)
+  const bad = () => new ApiError(400, `coordinates must be latitude,longitude in degrees (-90..90, -180..180) (got "${shown(raw)}")`)
   if (parts.length !== 2) throw bad()
   const latitude = compatNumber(parts[0])
   const longitude = compatNumber(parts[1])
@@ -226,7 +227,7 @@ export function whereTheIssModule(context: ModuleContext) {
           const catalog = store.current
           const satellite = satelliteOf(catalog, params.id!)
           const format = single(query(request.url), 'format') ?? 'json'
-          if (format !== 'json' && format !== 'text') throw new ApiError(400, `format must be json or text (got "${shownValue(format)}")`)
+          if (format !== 'json' && format !== 'text') throw new ApiError(400, `format must be json or text (got "${shown(format)}")`)
           const lines = satellite.elements.tle
           if (!lines) throw new ApiError(422, `satellite ${satellite.noradId} has no two-line element set (its catalog number does not fit one)`)
           if (format === 'text') return new Response(`${satellite.name}\n${lines.line1}\n${lines.line2}`, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
