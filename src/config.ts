@@ -406,13 +406,7 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     ;(config as unknown as Record<string, unknown>)[o.key] = value
     return null
   }
-  for (const o of OPTIONS) {
-    const name = o.env.find((n) => env[n] !== undefined && env[n] !== '')
-    if (name) {
-      const error = set(o, env[name]!, name)
-      if (error) return { kind: 'error', message: error }
-    }
-  }
+  const givenByFlag = new Set<string>()
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     const eq = arg.indexOf('=')
@@ -424,6 +418,16 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
     if (raw === undefined || (eq < 0 && raw.startsWith('--'))) return { kind: 'error', message: `${flag} needs a value` }
     const error = set(o, raw, flag)
     if (error) return { kind: 'error', message: error }
+    givenByFlag.add(o.key)
+  }
+  // A flag wins over its variable: the variable is not even read (one that could not be used does not stop a start the flag settles).
+  for (const o of OPTIONS) {
+    if (givenByFlag.has(o.key)) continue
+    const name = o.env.find((n) => env[n] !== undefined && env[n] !== '')
+    if (name) {
+      const error = set(o, env[name]!, name)
+      if (error) return { kind: 'error', message: error }
+    }
   }
   if (config.dataDir === null) config.dataDir = defaultDataDir(env)
   if (config.refreshUrl && isCelestrakHost(config.refreshUrl) && config.refreshIntervalMs < CELESTRAK_MIN_INTERVAL_MS) {

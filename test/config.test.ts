@@ -72,6 +72,14 @@ describe('every option', () => {
       expect(message).not.toContain('\n')
     }
   })
+
+  test('a flag wins over its variable, even one that could not be used (it is not read); a bad flag is named before a bad variable', () => {
+    expect(run(['--workers', '2'], { SATTRACK_WORKERS: 'abc' }).workers).toBe(2)
+    expect(run(['--port=9'], { SATTRACK_PORT: 'abc' }).port).toBe(9)
+    expect(run(['--log-level', 'info'], { SATTRACK_LOG_LEVEL: 'zzz' }).logLevel).toBe('info')
+    expect(error(['--port', '9'], { SATTRACK_LOG_LEVEL: 'zzz' })).toMatch(/^SATTRACK_LOG_LEVEL: must be one of/)
+    expect(error(['--port', 'x'], { SATTRACK_LOG_LEVEL: 'zzz' })).toMatch(/^--port: must be an integer/)
+  })
 })
 
 describe('server options', () => {
