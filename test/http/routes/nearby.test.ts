@@ -4,7 +4,8 @@ import { beforeAll, describe, expect, test } from 'bun:test'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { findNearby } from '../../../src/domain/nearby/reference.ts'
 import { inAzimuthWindow } from '../../../src/domain/nearby/selection.ts'
-import { radioJson } from '../../../src/http/routes/common.ts'
+import { dopplerShiftHz } from '../../../src/domain/orbit/radio.ts'
+import { NEARBY_DECIMALS as D, rounded, roundedAzimuth } from '../../../src/http/routes/nearby/precision.ts'
 import { nearbyEntryJson } from '../../../src/http/routes/nearby/model.ts'
 import { elementAgeDaysAt } from '../../../src/http/routes/satellites/model.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
@@ -77,9 +78,10 @@ describe('GET /api/v1/satellites/nearby', () => {
     expect(north.map((s: any) => s.noradId)).toEqual(all.filter((s: any) => s.azimuth >= 300 || s.azimuth <= 60).map((s: any) => s.noradId))
     expect(east.length).toBeGreaterThan(0)
     expect(north.length).toBeGreaterThan(0)
+    // A window as narrow as the azimuth's stated precision (1e-6°) either side of a shown azimuth holds it.
     const one = all[0]
-    const exact = (await nearby(`${NIGHT}&azimuth-range-from=${one.azimuth}&azimuth-range-to=${one.azimuth}`)).body.satellites
-    expect(exact.map((s: any) => s.noradId)).toContain(one.noradId)
+    const exact = (await nearby(`${NIGHT}&azimuth-range-from=${one.azimuth - 0.000001}&azimuth-range-to=${one.azimuth + 0.000001}`)).body.satellites
+    expect(exact.map((s: any) => s.noradId)).toEqual([one.noradId])
   })
 
   test('inAzimuthWindow bounds are inclusive', () => {
@@ -188,7 +190,7 @@ describe('GET /api/v1/satellites/nearby', () => {
     expect((await nearby('latitude=0&longitude=0&altitude=100001')).body).toEqual({ statusCode: 400, message: 'altitude must be a number between -1000 and 100000 (metres) (got "100001")' })
   })
 
-  test('an entry is the spread of its parts: basic fields, radio fields, then the extended ones (same keys, order and values)', () => {
+  test('an entry is the spread of its parts: basic fields, radio fields, then the extended ones (same keys, order and values, to the stated precision)', () => {
     const instant = new Date(Date.UTC(2026, 4, 31, 0, 30))
     const { entries } = findNearby(catalog, { observer: { latitudeDeg: 51.5, longitudeDeg: -0.12, altitudeM: 0 }, instant, minElevationDeg: 10, azimuthFromDeg: 0, azimuthToDeg: 360, visibleOnly: false })
     expect(entries.length).toBeGreaterThan(100)
@@ -202,25 +204,51 @@ describe('GET /api/v1/satellites/nearby', () => {
               noradId: e.satellite.noradId,
               name: e.satellite.name,
               labels: e.satellite.labels,
-              altitude: e.altitudeKm,
-              velocityKmHs: e.speedKmH,
-              elevation: e.elevationDeg,
-              azimuth: e.azimuthDeg,
-              range: e.rangeKm,
-              ...radioJson(e.rangeRateKmS, frequency),
-              magnitude: e.magnitude,
+              altitude: rounded(e.altitudeKm, D.km),
+              velocityKmHs: rounded(e.speedKmH, D.kmPerHour),
+              elevation: rounded(e.elevationDeg, D.degrees),
+              azimuth: roundedAzimuth(e.azimuthDeg),
+              range: rounded(e.rangeKm, D.km),
+              rangeRate: rounded(e.rangeRateKmS, D.kmPerSecond),
+              ...(frequency === undefined ? {} : { dopplerShiftHz: rounded(dopplerShiftHz(frequency * 1e6, e.rangeRateKmS), D.hertz) }),
+              magnitude: e.magnitude === null ? null : rounded(e.magnitude, D.magnitude),
               visible: e.visible,
               observerDaytime: daytime,
               satelliteSunlit: e.sunlit,
               epoch: e.satellite.epoch,
               elementAgeDays: elementAgeDaysAt(e.satellite, ms),
             }
-            const spread = extended ? { ...basic, geoposition: { latitude: e.latitudeDeg!, longitude: e.longitudeDeg! }, orbitalParams: e.satellite.orbitalParams } : basic
+            const spread = extended
+              ? { ...basic, geoposition: { latitude: rounded(e.latitudeDeg!, D.degrees), longitude: rounded(e.longitudeDeg!, D.degrees) }, orbitalParams: e.satellite.orbitalParams }
+              : basic
             expect(JSON.stringify(nearbyEntryJson(e, daytime, extended, ms, frequency))).toBe(JSON.stringify(spread))
           }
         }
       }
     }
+  })
+
+  test('numbers to the stated precision: 0.001 km and km/h, 1e-6° and km/s, 0.01 Hz and magnitude', async () => {
+    const { body } = await nearby(`${NIGHT}&mode=extended&frequency=437.8`)
+    const decimals = (x: number) => (String(x).split('.')[1] ?? '').length
+    const most = (field: (s: any) => number) => Math.max(...body.satellites.map((s: any) => decimals(field(s))))
+    // Each kind uses its decimals (over hundreds of entries some need every one) and never more.
+    expect(most((s) => s.altitude)).toBe(3)
+    expect(most((s) => s.range)).toBe(3)
+    expect(most((s) => s.velocityKmHs)).toBe(3)
+    expect(most((s) => s.elevation)).toBe(6)
+    expect(most((s) => s.azimuth)).toBe(6)
+    expect(most((s) => s.rangeRate)).toBe(6)
+    expect(most((s) => s.geoposition.latitude)).toBe(6)
+    expect(most((s) => s.geoposition.longitude)).toBe(6)
+    expect(most((s) => s.dopplerShiftHz)).toBe(2)
+    expect(most((s) => s.magnitude ?? 0)).toBe(2)
+    // Rounded half up; an azimuth that rounds to 360 is north.
+    expect(rounded(467.9660092861359, D.km)).toBe(467.966)
+    expect(rounded(-7.9999995, D.kmPerSecond)).toBe(-7.999999)
+    expect(rounded(0.0000005, D.kmPerSecond)).toBe(0.000001)
+    expect(roundedAzimuth(359.9999996)).toBe(0)
+    expect(roundedAzimuth(359.9999994)).toBe(359.999999)
   })
 
   test('unknown parameters are ignored', async () => {

@@ -3,17 +3,19 @@ import { type Static, Type } from '@sinclair/typebox'
 import { t } from 'elysia'
 import type { NearbyEntry } from '../../../domain/nearby/selection.ts'
 import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
-import { radioJson, radioSchemaFields } from '../common.ts'
+import { radioSchemaFields } from '../common.ts'
+import { dopplerShiftHz } from '../../../domain/orbit/radio.ts'
+import { NEARBY_DECIMALS as D, rounded, roundedAzimuth } from './precision.ts'
 
 const basicFields = {
   noradId: Type.Integer(),
   name: t.String(),
   labels: t.Array(t.String()),
-  altitude: t.Number({ description: 'km above the WGS84 ellipsoid' }),
-  velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity' }),
-  elevation: t.Number({ description: 'degrees above the horizon' }),
-  azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360)' }),
-  range: t.Number({ description: 'km from the observer' }),
+  altitude: t.Number({ description: 'km above the WGS84 ellipsoid, to 0.001' }),
+  velocityKmHs: t.Number({ description: 'km/h, magnitude of the SGP4 (TEME) velocity, to 0.001' }),
+  elevation: t.Number({ description: 'degrees above the horizon, to 0.000001' }),
+  azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360), to 0.000001' }),
+  range: t.Number({ description: 'km from the observer, to 0.001' }),
   ...radioSchemaFields(),
   magnitude: t.Nullable(t.Number(), {
     description:
@@ -33,8 +35,8 @@ export const NearbyEntrySchema = t.Object({
   geoposition: t.Optional(
     t.Object(
       {
-        latitude: t.Number({ description: 'degrees, geodetic (WGS84)' }),
-        longitude: t.Number({ description: 'degrees, -180..180' }),
+        latitude: t.Number({ description: 'degrees, geodetic (WGS84), to 0.000001' }),
+        longitude: t.Number({ description: 'degrees, -180..180, to 0.000001' }),
       },
       { description: 'extended mode only' },
     ),
@@ -68,12 +70,13 @@ export const NearbyResponseSchema = t.Object({
 })
 
 /**
- * One satellite of the answer, as one object literal (two: with and without
- * the Doppler shift, which sits between rangeRate and magnitude), the extended
- * fields added last: an answer has hundreds of entries, and spreading the
- * pieces together (radioJson, then the basic fields into the extended ones)
- * made each entry several times dearer to build. The keys, their order and
- * the values are those of the spread form (test/http/routes/nearby.test.ts).
+ * One satellite of the answer, its numbers to the stated precision
+ * (precision.ts), as one object literal (two: with and without the Doppler
+ * shift, which sits between rangeRate and magnitude), the extended fields
+ * added last: an answer has hundreds of entries, and spreading the pieces
+ * together made each entry several times dearer to build. The keys, their
+ * order and the values are those of the spread form
+ * (test/http/routes/nearby.test.ts).
  */
 export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number, frequencyMHz?: number) {
   const { satellite } = entry
@@ -83,13 +86,13 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
           noradId: satellite.noradId,
           name: satellite.name,
           labels: satellite.labels,
-          altitude: entry.altitudeKm,
-          velocityKmHs: entry.speedKmH,
-          elevation: entry.elevationDeg,
-          azimuth: entry.azimuthDeg,
-          range: entry.rangeKm,
-          rangeRate: entry.rangeRateKmS,
-          magnitude: entry.magnitude,
+          altitude: rounded(entry.altitudeKm, D.km),
+          velocityKmHs: rounded(entry.speedKmH, D.kmPerHour),
+          elevation: rounded(entry.elevationDeg, D.degrees),
+          azimuth: roundedAzimuth(entry.azimuthDeg),
+          range: rounded(entry.rangeKm, D.km),
+          rangeRate: rounded(entry.rangeRateKmS, D.kmPerSecond),
+          magnitude: entry.magnitude === null ? null : rounded(entry.magnitude, D.magnitude),
           visible: entry.visible,
           observerDaytime,
           satelliteSunlit: entry.sunlit,
@@ -100,13 +103,14 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
           noradId: satellite.noradId,
           name: satellite.name,
           labels: satellite.labels,
-          altitude: entry.altitudeKm,
-          velocityKmHs: entry.speedKmH,
-          elevation: entry.elevationDeg,
-          azimuth: entry.azimuthDeg,
-          range: entry.rangeKm,
-          ...radioJson(entry.rangeRateKmS, frequencyMHz),
-          magnitude: entry.magnitude,
+          altitude: rounded(entry.altitudeKm, D.km),
+          velocityKmHs: rounded(entry.speedKmH, D.kmPerHour),
+          elevation: rounded(entry.elevationDeg, D.degrees),
+          azimuth: roundedAzimuth(entry.azimuthDeg),
+          range: rounded(entry.rangeKm, D.km),
+          rangeRate: rounded(entry.rangeRateKmS, D.kmPerSecond),
+          dopplerShiftHz: rounded(dopplerShiftHz(frequencyMHz * 1e6, entry.rangeRateKmS), D.hertz),
+          magnitude: entry.magnitude === null ? null : rounded(entry.magnitude, D.magnitude),
           visible: entry.visible,
           observerDaytime,
           satelliteSunlit: entry.sunlit,
@@ -114,7 +118,7 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
           elementAgeDays: elementAgeDaysAt(satellite, instantMs),
         }
   if (extended) {
-    json.geoposition = { latitude: entry.latitudeDeg!, longitude: entry.longitudeDeg! }
+    json.geoposition = { latitude: rounded(entry.latitudeDeg!, D.degrees), longitude: rounded(entry.longitudeDeg!, D.degrees) }
     json.orbitalParams = satellite.orbitalParams
   }
   return json as NearbyEntryJson

@@ -1,0 +1,38 @@
+/**
+ * The precision /nearby states for its numbers: each is rounded to a fixed
+ * number of decimals (half up; JSON drops trailing zeros), far finer than
+ * what element sets support (about a kilometre at their epoch, more with age)
+ * and inside the search's promise to equal the plain SGP4 loop (0.001°, 10 m).
+ * An answer has hundreds of entries, and writing their numbers at full double
+ * precision (up to 17 digits each) was the largest part of its cost.
+ */
+
+/** Decimals per kind of number. */
+export const NEARBY_DECIMALS = {
+  /** altitude and range, km: to the metre */
+  km: 3,
+  /** velocityKmHs, km/h: to the metre per hour */
+  kmPerHour: 3,
+  /** elevation, azimuth, latitude, longitude, degrees: 1e-6° (0.1 m on the ground, 2 mm per 1,000 km of range) */
+  degrees: 6,
+  /** rangeRate, km/s: to the millimetre per second */
+  kmPerSecond: 6,
+  /** dopplerShiftHz: to the centihertz */
+  hertz: 2,
+  /** magnitude: to 0.01, as estimated (orbit/magnitude.ts; good to ±1 or so) */
+  magnitude: 2,
+} as const
+
+const TEN_TO = [1, 10, 100, 1e3, 1e4, 1e5, 1e6] as const
+
+/** `x` rounded to `decimals` decimals, half up: the number the answer shows. */
+export function rounded(x: number, decimals: number): number {
+  const scale = TEN_TO[decimals]!
+  return Math.round(x * scale) / scale
+}
+
+/** An azimuth (degrees, [0, 360)) as the answer shows it: one that rounds to 360 is north, 0. */
+export function roundedAzimuth(azimuthDeg: number): number {
+  const shown = rounded(azimuthDeg, NEARBY_DECIMALS.degrees)
+  return shown === 360 ? 0 : shown
+}
