@@ -357,7 +357,7 @@ const OPTIONS: readonly OptionSpec[] = [
     env: ['SATTRACK_WORKERS'],
     valueName: 'N',
     description:
-      'processes serving the port, each a whole copy of the service (~85 MB at rest with the 12k catalogue): a number, or auto (one per core the process may run on); above 1, a supervisor process refreshes and reloads for all of them and replaces any that dies (see "Using every core")',
+      'processes serving the port, each a whole copy of the service (~85 MB at rest with the 12k catalogue): a number from 1 to 64, or auto (one per core the process may run on); above 1, a supervisor process refreshes and reloads for all of them and replaces any that dies (see "Using every core")',
     default: 1,
     parse: workerCount,
   },

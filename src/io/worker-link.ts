@@ -51,11 +51,16 @@ export class WorkerLink {
   #sendCatalog: (() => { transfer: CatalogTransfer; cacheGroupsUsed: string[] }) | undefined
   #families: (() => unknown[]) | undefined
 
+  readonly #timeoutMs: number
+
   constructor(
     readonly slot: number,
     channel: Channel = processChannel(),
+    /** How long a request to the supervisor may take before the worker decides alone (ms). */
+    timeoutMs = REQUEST_TIMEOUT_MS,
   ) {
     this.#channel = channel
+    this.#timeoutMs = timeoutMs
     channel.onMessage((message) => this.#onMessage(message))
   }
 
@@ -88,14 +93,15 @@ export class WorkerLink {
     }
   }
 
-  /** Asks the supervisor; after REQUEST_TIMEOUT_MS, `fallback`. */
-  #request<T>(message: (id: number) => ToSupervisor, fallback: T): Promise<T> {
+  /** Asks the supervisor; after the timeout, `fallback` (and an answer that comes later goes to `late`, if given). */
+  #request<T, F = T>(message: (id: number) => ToSupervisor, fallback: F, late?: (value: T) => void): Promise<T | F> {
     const id = this.#nextId++
-    return new Promise<T>((resolve) => {
+    return new Promise<T | F>((resolve) => {
       const timer = setTimeout(() => {
-        this.#pending.delete(id)
+        if (late) this.#pending.set(id, (value) => late(value as T))
+        else this.#pending.delete(id)
         resolve(fallback)
-      }, REQUEST_TIMEOUT_MS)
+      }, this.#timeoutMs)
       this.#pending.set(id, (value) => {
         clearTimeout(timer)
         resolve(value as T)
@@ -158,9 +164,15 @@ export class WorkerLink {
     return this.#request((id) => ({ t: 'rate', id, client, nowMs }), { allowed: true })
   }
 
-  /** A stream slot for `client` in the instance; if the supervisor does not answer in time, none (503). */
-  acquireStream(client: string): Promise<StreamGrant> {
-    return this.#request((id) => ({ t: 'stream', id, client }), 'full' as StreamGrant)
+  /**
+   * A stream slot for `client` in the instance; if the supervisor does not
+   * answer in time, 'unanswered' (a 503 that says so), and a slot it grants
+   * after all is given back at once.
+   */
+  acquireStream(client: string): Promise<StreamGrant | 'unanswered'> {
+    return this.#request<StreamGrant, 'unanswered'>((id) => ({ t: 'stream', id, client }), 'unanswered', (grant) => {
+      if (grant === 'ok') this.releaseStream(client)
+    })
   }
 
   releaseStream(client: string): void {

@@ -52,7 +52,7 @@ describe('the rate limit of an instance', () => {
 })
 
 describe('the stream caps of an instance', () => {
-  const appWith = (grant: 'ok' | 'full' | 'client', released: string[]) =>
+  const appWith = (grant: 'ok' | 'full' | 'client' | 'unanswered', released: string[]) =>
     createApp({
       store: new CatalogStore(catalog, NO_AGE_LIMIT),
       operations: { trustProxy: true },
@@ -60,13 +60,17 @@ describe('the stream caps of an instance', () => {
     })
   const from = { headers: { 'x-forwarded-for': '192.0.2.7' } }
 
-  test('the instance full: 503; the client\'s share taken in the instance: 429; nothing is released', async () => {
+  test('the instance full: 503; the client\'s share taken in the instance: 429; the supervisor silent: 503 saying so; nothing is released', async () => {
     const released: string[] = []
     const full = await request(appWith('full', released), '/api/v1/satellites/25544/stream', from)
     expect([full.status, full.body.message]).toEqual([503, 'too many open streams (at most 8); try again later'])
     expect(full.headers.get('retry-after')).toBe('10')
     const share = await request(appWith('client', released), '/api/v1/satellites/25544/stream', from)
     expect([share.status, share.body.message]).toEqual([429, 'this client has 2 streams open, its share (at most 2 of 8); close one first'])
+    // The supervisor silent: a 503 that says so, not that the streams are all taken.
+    const silent = await request(appWith('unanswered', released), '/api/v1/satellites/25544/stream', from)
+    expect([silent.status, silent.body.message]).toEqual([503, "the instance's open streams could not be counted (its supervisor did not answer in time); try again later"])
+    expect(silent.headers.get('retry-after')).toBe('10')
     expect(released).toEqual([])
   })
 

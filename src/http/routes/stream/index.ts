@@ -32,7 +32,7 @@ export interface StreamOptions {
    * so that the caps hold for the whole instance (each worker still counts its
    * own streams, to close them when it stops).
    */
-  slots?: { acquire(client: string): Promise<'ok' | 'full' | 'client'>; release(client: string): void }
+  slots?: { acquire(client: string): Promise<'ok' | 'full' | 'client' | 'unanswered'>; release(client: string): void }
 }
 
 export const DEFAULT_MAX_STREAMS = 100
@@ -83,9 +83,10 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
     (options.trustProxy ? lastForwardedFor(request.headers.get('x-forwarded-for')) : null) ?? server?.requestIP(request)?.address ?? 'unknown'
   const heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
 
-  const refuse = (set: { headers: Record<string, unknown> }, grant: 'full' | 'client', held: number): never => {
+  const refuse = (set: { headers: Record<string, unknown> }, grant: 'full' | 'client' | 'unanswered', held: number): never => {
     set.headers['retry-after'] = '10'
     if (grant === 'full') throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
+    if (grant === 'unanswered') throw new ApiError(503, "the instance's open streams could not be counted (its supervisor did not answer in time); try again later")
     throw new ApiError(429, `this client has ${held} streams open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
   }
 
