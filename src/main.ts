@@ -21,6 +21,7 @@ import { catalogFromTransfer, catalogTransfer } from './domain/catalog/transfer.
 import { parseConfig } from './config.ts'
 import { log } from './io/log.ts'
 import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
+import { IdleSweeps } from './io/idle-sweep.ts'
 import { reloadOnSighup } from './io/reload.ts'
 import { soon } from './io/schedule.ts'
 import { warmUp } from './io/warm-up.ts'
@@ -146,8 +147,10 @@ const refresher =
 
 const activity: Activity = { requests: 0 }
 const lifecycle: Lifecycle = { draining: false }
+const sweeps = new IdleSweeps()
 const app = createApp({
   lifecycle,
+  sweeps,
   store,
   corsOrigin: config.corsOrigin,
   startedAtMs,
@@ -249,6 +252,7 @@ if (refresher) {
 }
 warmInPieces(store.current)
 const stopTrim = new MemoryTrim(activity).start()
+const stopSweeps = sweeps.start()
 
 /** The catalogue served now is warmed; one replaced meanwhile is not. */
 function warmInPieces(catalog: Catalog): void {
@@ -286,6 +290,7 @@ stopOnSignals({
   beforeDrain: () => {
     refresher?.stop()
     stopTrim()
+    stopSweeps()
     // Live streams never end by themselves: close them so the drain does not wait out the grace period.
     app.store.streams.closeAll()
     // The channel to the supervisor would keep the event loop alive (and `settled` waiting) for ever.

@@ -30,6 +30,7 @@ import { now } from '../io/clock.ts'
 import { VERSION } from '../io/version.ts'
 import { HeavyWork, type HeavyWorkOptions } from '../io/heavy-work.ts'
 import { CompressionQueue } from './representations/compression.ts'
+import type { ModuleContext } from './routes/common.ts'
 
 export interface AppOptions {
   store: CatalogStore
@@ -57,6 +58,8 @@ export interface AppOptions {
   heavyWork?: HeavyWorkOptions
   /** Set `draining` when the service is stopping: every answer from then on carries `Connection: close`. */
   lifecycle?: Lifecycle
+  /** Where the modules hand their sweeps of unused caches (src/io/idle-sweep.ts); absent: caches are kept as long as their catalogue. */
+  sweeps?: ModuleContext['sweeps']
   /** Other APIs' route families to answer too (src/http/routes/compat); default: all of them. */
   compat?: readonly CompatFamily[]
 }
@@ -93,7 +96,7 @@ function pathMatcher(patterns: readonly string[]): (path: string) => string | un
   return (path) => regexes.find(([, r]) => r.test(path))?.[0]
 }
 
-export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork, compat = COMPAT_FAMILIES }: AppOptions) {
+export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus, startedAtMs, benchRoutes = false, warm = false, operations: ops = {}, streams = {}, checkResponses = true, activity, lifecycle, heavyWork, compat = COMPAT_FAMILIES, sweeps }: AppOptions) {
   let routeOf: ((path: string) => string | undefined) | undefined
   const patternOf = (path: string) => {
     routeOf ??= pathMatcher(app.routes.map((r) => r.path))
@@ -102,10 +105,11 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
   const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
   const early: EarlyAnswers = { relayed: new WeakSet() }
   const httpMetrics = ops.metrics === false ? undefined : new HttpMetrics()
-  const context = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue() }
+  const context: ModuleContext = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue(), sweeps }
   const relay = (request: Request): Promise<Response> => app.handle(request)
   // One nearby engine (and its position tables) for /nearby and the compatible routes that search the sky.
   const engine = new NearbyEngine({ defer: soon })
+  sweeps?.add(() => engine.sweep(store.current))
 
   // normalize off: an answer is sent as the handler built it, whether or not its schema is checked.
   // standardHostname off: the router reads the path after the authority however short the Host is

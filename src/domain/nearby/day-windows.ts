@@ -168,10 +168,19 @@ function nearRecords(catalog: Catalog): NearRecords {
   })
 }
 
+/** A catalogue's windows by their start (least recently used first), and the starts used since the last sweep. */
+interface Windows {
+  byStart: Map<number, Window>
+  used: Set<number>
+}
+
+const windowsOf = (catalog: Catalog) => catalog.derived(WINDOWS, (): Windows => ({ byStart: new Map(), used: new Set() }))
+
 /** The window holding `instantMs`, made if need be (a few kept per catalogue). */
 function windowAt(catalog: Catalog, instantMs: number): Window {
   const startMs = Math.floor(instantMs / WINDOW_MS) * WINDOW_MS
-  const windows = catalog.derived(WINDOWS, () => new Map<number, Window>())
+  const { byStart: windows, used } = windowsOf(catalog)
+  used.add(startMs)
   let window = windows.get(startMs)
   if (window !== undefined) {
     windows.delete(startMs) // re-inserted: most recently used last
@@ -181,6 +190,18 @@ function windowAt(catalog: Catalog, instantMs: number): Window {
   }
   windows.set(startMs, window)
   return window
+}
+
+/** How many windows `catalog` holds now. */
+export function heldDayWindows(catalog: Catalog): number {
+  return windowsOf(catalog).byStart.size
+}
+
+/** Lets go of `catalog`'s windows that no query used since the last sweep (the caller decides when: see NearbyEngine.sweep). */
+export function sweepDayWindows(catalog: Catalog): void {
+  const { byStart, used } = windowsOf(catalog)
+  for (const startMs of byStart.keys()) if (!used.has(startMs)) byStart.delete(startMs)
+  used.clear()
 }
 
 function makeWindow(catalog: Catalog, startMs: number): Window {

@@ -24,7 +24,7 @@ import {
   type PositionTable,
   roughness,
 } from './position-table.ts'
-import { windowCandidates } from './day-windows.ts'
+import { sweepDayWindows, windowCandidates } from './day-windows.ts'
 import { skyConditions, toGeodeticRad } from '../orbit/sky.ts'
 import { sunlightTest } from '../orbit/sunlight-test.ts'
 import { type Band, BAND_SLACK_DEG, bandsOf, type Scan, scanBands } from './declination-bands.ts'
@@ -137,6 +137,8 @@ export class NearbyEngine {
 
   private readonly askedOnce = new WeakMap<Catalog, Set<number>>()
   private readonly oneOffsWithoutTables: boolean
+  /** Tables and intervals used since the last sweep (see `sweep`). */
+  private used = new WeakSet<object>()
 
   constructor({ maxTables = 4, defer, oneOffsWithoutTables = true }: NearbyEngineOptions) {
     this.maxTables = maxTables
@@ -437,6 +439,24 @@ export class NearbyEngine {
       while (byKey.size >= this.maxTables) byKey.delete(byKey.keys().next().value!)
     }
     byKey.set(key, value)
+    this.used.add(value as object)
     return value
+  }
+
+  /**
+   * Lets go of what `catalog`'s requests stopped using: the position tables,
+   * intervals and day windows that no request or prefetch used since the last
+   * sweep. The engine keeps no clock: whoever runs it says how often (the
+   * service: src/io/idle-sweep.ts), and a request needing one again makes it
+   * again (a table ~10 ms, a window ~30 ms).
+   */
+  sweep(catalog: Catalog): void {
+    for (const maps of [this.tables, this.intervals, this.gridIntervals]) {
+      const byKey = maps.get(catalog)
+      if (!byKey) continue
+      for (const [key, value] of byKey) if (!this.used.has(value as object)) byKey.delete(key)
+    }
+    this.used = new WeakSet()
+    sweepDayWindows(catalog)
   }
 }

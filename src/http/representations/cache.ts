@@ -34,6 +34,8 @@ class Variants {
   private readonly encoded = new Map<Encoding, Encoded | Promise<Encoded>>()
   /** Set when the cache drops the entry: a compression not yet started is then skipped. */
   dropped = false
+  /** Asked for since the cache's last sweep. */
+  used = true
 
   constructor(
     readonly representation: Representation,
@@ -113,6 +115,7 @@ export class RepresentationCache<Owner extends object> {
       this.byOwner.set(owner, byKey)
     }
     let variants = byKey.get(key)
+    if (variants) variants.used = true
     if (!variants) {
       variants = new Variants(build(), this.compression)
       // Serialising a large answer (the whole list: megabytes of intermediate strings) leaves
@@ -129,6 +132,19 @@ export class RepresentationCache<Owner extends object> {
     }
     this.evict(byKey)
     return variants
+  }
+
+  /** Drops `owner`'s entries that no one asked for since the last sweep (whoever owns the cache says how often: src/io/idle-sweep.ts). */
+  sweep(owner: Owner): void {
+    const byKey = this.byOwner.get(owner)
+    if (!byKey) return
+    for (const [key, variants] of byKey) {
+      if (variants.used) variants.used = false
+      else {
+        variants.dropped = true
+        byKey.delete(key)
+      }
+    }
   }
 
   /** Drops the least recently used entries past the bounds; the one just asked for (the last) stays. */

@@ -21,6 +21,12 @@ export interface ModuleContext {
   heavy: HeavyWork
   /** The one queue every answer's compression waits in (src/http/representations/compression.ts). */
   compression: CompressionQueue
+  /**
+   * Where a module hands the function that lets go of what its answers stopped
+   * using (cached answers, tables); the service runs them every so often
+   * (src/io/idle-sweep.ts). Absent: kept as long as the catalogue.
+   */
+  sweeps?: { add(sweep: () => void): void }
 }
 
 /**

@@ -4,6 +4,7 @@ import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { findNearby } from '../../../src/domain/nearby/reference.ts'
 import type { NearbyQuery, NearbyResult } from '../../../src/domain/nearby/selection.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../../src/domain/nearby/engine.ts'
+import { heldDayWindows } from '../../../src/domain/nearby/day-windows.ts'
 import { emptyTable, fillTable, hermiteWeights, interpolateState } from '../../../src/domain/nearby/position-table.ts'
 import { positionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
@@ -227,6 +228,33 @@ describe('NearbyEngine', () => {
     expect(pending.length).toBe(1)
     const table = engine.table(catalog, grid)
     expect(table.filled).toBe(catalog.size)
+  })
+})
+
+describe('sweep', () => {
+  test('lets go of the tables, intervals and day windows not used since the previous sweep; answers stay the same', () => {
+    const engine = new NearbyEngine({ defer: () => {} })
+    const instant = new Date(Date.UTC(2026, 4, 31, 1, 0, 3, 456))
+    const query = nearbyQuery({ latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 0 }, instant)
+    const grid = NearbyEngine.gridBefore(instant.getTime())
+    const earlier = engine.table(catalog, grid - 60_000)
+    engine.find(catalog, query) // the interval's first request: answered without tables (they are made for the next)
+    const before = engine.find(catalog, query)
+    const a = engine.table(catalog, grid)
+    // A one-off instant days away: answered from its day window.
+    engine.find(catalog, nearbyQuery(query.observer, new Date(instant.getTime() + 5 * 86_400_000 + 1234)))
+    expect(heldDayWindows(catalog)).toBeGreaterThanOrEqual(1)
+    engine.sweep(catalog) // everything was used since: kept
+    expect(engine.find(catalog, query)).toEqual(before)
+    expect(heldDayWindows(catalog)).toBeGreaterThanOrEqual(1)
+    engine.sweep(catalog) // only the tables and interval of `instant` were used since (by that find)
+    expect(engine.table(catalog, grid)).toBe(a)
+    expect(engine.table(catalog, grid - 60_000)).not.toBe(earlier)
+    expect(heldDayWindows(catalog)).toBe(0)
+    engine.sweep(catalog)
+    engine.sweep(catalog) // nothing used: all gone, and made again on demand, the same
+    expect(engine.table(catalog, grid)).not.toBe(a)
+    expect(engine.find(catalog, query)).toEqual(before)
   })
 })
 

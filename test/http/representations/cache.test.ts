@@ -47,6 +47,28 @@ describe('RepresentationCache', () => {
     expect(built).toEqual(['a', 'b', 'c', 'b'])
   })
 
+  test('a sweep drops the entries no one asked for since the previous sweep, and only those', () => {
+    const cache = newCache()
+    const owner = {}
+    const built: string[] = []
+    const get = (key: string) => cache.get(owner, key, () => (built.push(key), textRepresentation('v1', key, 'text/plain', key)))
+    const a = get('a')
+    const b = get('b')
+    cache.sweep(owner) // both asked for (made) since: kept
+    get('a')
+    cache.sweep(owner) // b not asked for since the last sweep: dropped
+    expect(get('a')).toBe(a)
+    expect(b.dropped).toBe(true)
+    expect(get('b')).not.toBe(b)
+    expect(built).toEqual(['a', 'b', 'b'])
+    // Another owner's entries are not its concern.
+    const other = {}
+    const kept = cache.get(other, 'a', () => textRepresentation('v1', 'a', 'text/plain', 'a'))
+    cache.sweep(owner)
+    cache.sweep(owner)
+    expect(cache.get(other, 'a', () => textRepresentation('v1', 'a', 'text/plain', 'again'))).toBe(kept)
+  })
+
   test('respond: 304 for a matching If-None-Match, the body otherwise', async () => {
     const cache = newCache({ cacheControl: 'public, max-age=5' })
     const variants = cache.get({}, 'k', () => textRepresentation('v1', 'k', 'text/plain; charset=utf-8', 'hello'))

@@ -110,7 +110,17 @@ export function satellitesModule(context: ModuleContext) {
   const answers = new RepresentationCache<Catalog>(compression)
   const searches = new RepresentationCache<Catalog>(compression, { maxEntries: MAX_CACHED_SEARCHES, maxBytes: MAX_CACHED_BYTES })
   const lists = new WeakMap<Catalog, SerialisedList>()
+  /** Whether the list or a search was asked for since the last sweep (both read the serialised list). */
+  let listAsked = false
+  context.sweeps?.add(() => {
+    const catalog = store.current
+    answers.sweep(catalog)
+    searches.sweep(catalog)
+    if (!listAsked) lists.delete(catalog)
+    listAsked = false
+  })
   const serialisedList = (catalog: Catalog) => {
+    listAsked = true
     let list = lists.get(catalog)
     if (!list) {
       list = new SerialisedList(catalog)
@@ -126,6 +136,7 @@ export function satellitesModule(context: ModuleContext) {
         const { query } = listRoute.read(ctx.query)
         const catalog = store.current
         if (!isSearch(query)) {
+          listAsked = true
           const list = answers.get(catalog, 'list', () => blobRepresentation(catalog.version, 'list', JSON_CONTENT_TYPE, serialisedList(catalog).body))
           return answers.respond(ctx.request, ctx.set, list)
         }
