@@ -1,6 +1,6 @@
 /**
  * Lets go, every SWEEP_MS, of what the service's answers stopped using: the
- * cached answers (the list, one satellite, searches), the nearby engine's
+ * cached answers (the list, one satellite, searches, feeds), the nearby engine's
  * position tables and day windows that nothing asked for since the previous
  * sweep, so between one and two periods after their last use. A steady load
  * keeps what it uses; what one load built (the list's 6 MB and its encodings,

@@ -15,13 +15,14 @@ beforeAll(async () => {
   catalog = await embeddedCatalog()
 })
 
-test('the list, a search, one satellite and /nearby answer the same before and after everything was swept', async () => {
+test('the list, a search, one satellite, a feed and /nearby answer the same before and after everything was swept', async () => {
   const sweeps = new IdleSweeps()
   const app = createApp({ store: new CatalogStore(catalog), clock: () => Date.UTC(2026, 4, 31, 12), sweeps })
   const paths = [
     '/api/v1/satellites',
     '/api/v1/satellites?search=starlink&page-size=50',
     '/api/v1/satellites/25544',
+    '/NORAD/elements/gp.php?GROUP=stations&FORMAT=json',
     '/api/v1/satellites/nearby?latitude=51.5&longitude=-0.12&time=2026-05-31T00:30:00Z',
     '/api/v1/satellites/nearby?latitude=51.5&longitude=-0.12&time=2026-06-07T03:04:05.678Z',
   ]

@@ -39,8 +39,9 @@ function select(catalog: Catalog, selector: FeedSelector): Satellite[] {
 
 const textSchema = (description: string, example: string) => ({ schema: { type: 'string' as const, description }, example })
 
-export function feedModule({ store, compression }: ModuleContext) {
+export function feedModule({ store, compression, sweeps }: ModuleContext) {
   const answers = new RepresentationCache<Catalog>(compression, { maxEntries: MAX_CACHED_FEEDS, maxBytes: MAX_CACHED_BYTES })
+  sweeps?.add(() => answers.sweep(store.current))
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
     ({ request, set }) => {
