@@ -19,6 +19,7 @@ import { planStart, type StartInputs, type StartPlan, startLogFields } from './d
 import { CatalogStore } from './domain/catalog/store.ts'
 import { catalogFromTransfer, catalogTransfer } from './domain/catalog/transfer.ts'
 import { parseConfig } from './config.ts'
+import { now } from './io/clock.ts'
 import { log } from './io/log.ts'
 import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
 import { IdleSweeps } from './io/idle-sweep.ts'
@@ -33,10 +34,10 @@ import { versionText } from './io/version.ts'
 import { RateLimiter } from './http/plugins/rate-limit.ts'
 import { availableParallelism } from 'node:os'
 
-const startedAtMs = Date.now()
+const startedAtMs = now()
 const parsed = parseConfig(process.argv.slice(2), process.env)
 if (parsed.kind === 'help' || parsed.kind === 'version') {
-  console.log(parsed.kind === 'version' ? versionText((await loadEmbeddedSnapshot()).obtainedAtMs, Date.now()) : parsed.text)
+  console.log(parsed.kind === 'version' ? versionText((await loadEmbeddedSnapshot()).obtainedAtMs, now()) : parsed.text)
   process.exit(0)
 }
 if (parsed.kind === 'error') {
@@ -96,11 +97,11 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
   }
   const quiet = !startLog
   // Temporary files a process killed while writing the cache left behind.
-  const leftovers = await removeStaleTemporaries(config.dataDir, Date.now())
+  const leftovers = await removeStaleTemporaries(config.dataDir, now())
   if (leftovers.length > 0 && !quiet) log.info('removed temporary cache files left by an interrupted write', { dataDir: config.dataDir, files: leftovers })
   const cache = await readCache(config.dataDir)
   if (cache.kind === 'invalid' && !quiet) log.warn('ignoring the cache in the data dir', { path: cache.path, reason: cache.reason })
-  const inputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: Date.now() }
+  const inputs: StartInputs = { base, cache: cache.kind === 'ok' ? snapshotFromCache(cache.cache, cache.path) : null, nowMs: now() }
   const start = planStart(inputs)
   if (!start.ok) {
     console.error(`sattrack: ${start.error}${start.examples?.[0] ? ` (first: ${start.examples[0]})` : ''}`)
@@ -219,7 +220,7 @@ if (started && startLog) {
   log.info('catalogue loaded', startLogFields(started.inputs, started.plan))
   // The data's age, by age alone: it makes the catalogue's validity rules (~15 ms), which the first requests need not wait for.
   soon(() => {
-    const dataFreshness = freshness(store.current, Date.now(), { countDecay: false })
+    const dataFreshness = freshness(store.current, now(), { countDecay: false })
     if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
     else log.info('data freshness', { summary: dataFreshness.summary })
   })

@@ -45,12 +45,21 @@ function rank(path: string): number {
 
 /** What only src/io (and main.ts, which wires it) may do: the clock, timers, disk, network, process, GC; and module-level `let`. */
 const EFFECTS = [
-  /\bDate\.now\b/, /\bperformance\.now\b/, /\bnew Date\(\)/, /\b(set|clear)(Timeout|Interval|Immediate)\b/, /\bqueueMicrotask\b/,
-  /\bBun\.(file|write|gc|spawn|serve|sleep|nanoseconds)\b/, /\bfetch\(/, /\bprocess\./, /from ['"](node:)?(fs|net|http|https|child_process|os)(\/promises)?['"]/,
-  /from ['"]bun:jsc['"]/, /^(let|var) /m,
-  // a module-level container (a table of constants is typed Readonly…)
-  /^(export )?const \w+(: (?!Readonly)[^=]+)? = new (WeakMap|WeakSet|Map|Set|Array)\b/m,
-  // a module-level array literal that may be changed (a table of constants ends `as const`)
+  // the clock: Date.now(), a Date of now (new Date, new Date(), Date()), performance.now()
+  /\bDate\.now\b/, /\bperformance\.now\b/, /\bnew Date\b(?!\s*\(\s*[^\s)])/, /(?<![.\w])Date\(\s*\)/,
+  // timers
+  /\b(set|clear)(Timeout|Interval|Immediate)\b/, /\bqueueMicrotask\b/,
+  // the runtime's effects: files, processes, servers, sockets, sleep, time, environment, GC
+  /\bBun\.(file|write|gc|shrink|spawn|spawnSync|serve|listen|connect|udpSocket|sleep|sleepSync|nanoseconds|env|\$)\b/, /^import (?!type )[^\n]*from ['"]bun(:jsc)?['"]/m,
+  // the network, the process, the disk, threads and timing from node
+  /\bfetch\(/, /\bglobalThis\.(fetch|process|Bun)\b/, /\bprocess\./,
+  /from ['"](node:)?(fs|net|http|https|http2|tls|dgram|dns|child_process|cluster|worker_threads|perf_hooks|os|readline|v8|vm)(\/promises)?['"]/,
+  // module-level mutable state: a variable,
+  /^(export )?(let|var) /m,
+  // a container (a table of constants is typed Readonly…), an empty array or object to fill,
+  /^(export )?const \w+(: (?!Readonly)[^=]+)? = new (WeakMap|WeakSet|Map|Set|Array|(Float(32|64)|U?Int(8|16|32)|Uint8Clamped|Big(U?)Int64)Array)\b/m,
+  /^(export )?const \w+(: (?!readonly |Readonly)[^=]+)? = (\[\s*\]|\{\s*\})/m,
+  // an array literal that may be changed (a table of constants ends `as const`)
   /^(export )?const \w+ = \[[^\]]*\](?!\s*(as const|\.join|\.map))/m,
 ]
 
@@ -63,6 +72,22 @@ function layerUses(layer: number, include: (path: string) => boolean = () => tru
       return EFFECTS.filter((pattern) => pattern.test(code)).map((pattern) => `${name(path)}: ${pattern}`)
     })
 }
+
+describe('the effects the domain may not have', () => {
+  test('are each caught by a pattern (lines a pure module must not hold), and a pure line is not', () => {
+    const caught = (line: string) => EFFECTS.some((pattern) => pattern.test(line))
+    const effects = [
+      'const t = Date.now()', 'const d = new Date()', 'const d = new Date', 'const s = Date()', 'const t = performance.now()',
+      'setTimeout(f, 1)', 'queueMicrotask(f)', 'Bun.gc(true)', 'Bun.spawnSync(["ls"])', 'const e = Bun.env.X', "import { $ } from 'bun'",
+      'await fetch(url)', 'globalThis.fetch(url)', 'process.exit(1)', "import { readFileSync } from 'node:fs'", "import { Worker } from 'node:worker_threads'",
+      "import { performance } from 'perf_hooks'", 'export let count = 0', 'let cache', 'const seen = new Map()', 'export const xs: number[] = []',
+      'const byName: Record<string, number> = {}', 'const buffer = new Float64Array(64)', 'const queue = [1, 2]',
+    ]
+    expect(effects.filter((line) => !caught(line))).toEqual([])
+    const pure = ["const epoch = new Date(ms)", 'const d = new Date(Date.UTC(2026, 0, 1))', "const LABELS = ['LEO', 'MEO'] as const", 'const TABLE: ReadonlyMap<number, string> = new Map([[1, "a"]])', 'const x = a.date()', "import type { Server } from 'bun'", 'const NONE: readonly string[] = []']
+    expect(pure.filter(caught)).toEqual([])
+  })
+})
 
 describe('the source tree', () => {
   test('every source file lives in a layer', () => {

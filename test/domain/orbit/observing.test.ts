@@ -1,4 +1,4 @@
-/** src/orbit/observing.ts: topocentric RA/Dec, the sub-solar point, footprints, Julian dates and compass points, each against what it must equal. */
+/** src/domain/orbit/observing.ts: topocentric RA/Dec, the sub-solar point, footprints, Julian dates and compass points, each against what it must equal. */
 import { describe, expect, test } from 'bun:test'
 import { compassPoint, footprintKm, julianDate, subsolarPoint, topocentricRaDec } from '../../../src/domain/orbit/observing.ts'
 import { positionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'

@@ -60,7 +60,7 @@ export function groupIndex(catalog: Catalog): { groups: Record<string, number[]>
 }
 
 /** The static answers are owned by this object for the life of the process. */
-const BUILT = {}
+const BUILT = Object.freeze({})
 const byName: ReadonlyMap<string, (typeof ASSETS.files)[number]> = new Map(ASSETS.files.map((f) => [f.name, f]))
 
 export function webModule({ store, compression }: Pick<ModuleContext, 'store' | 'compression'>) {
