@@ -235,12 +235,13 @@ describe('Open Notify clients', () => {
       .filter((p: any) => p.duration > 60)
     expect(r.response).toEqual(expected)
     expect(r.response.length).toBeGreaterThanOrEqual(5)
-    // Skyfield's find_events at 10° on the TLE the service serves: rise within a second, duration within two.
+    // Skyfield's find_events at 10° on the TLE the service serves (each event to about a second): rise within a
+    // second and a half, duration within three (two events, and Open Notify's duration cut to whole seconds).
     const reference = freshRun.iss_pass_skyfield
     for (const pass of r.response) {
       const match = reference.find((x: any) => Math.abs(x.risetime - pass.risetime) <= 1.5)
       expect({ pass, match: match !== undefined }).toEqual({ pass, match: true })
-      expect(Math.abs(match.duration - pass.duration)).toBeLessThanOrEqual(2)
+      expect(Math.abs(match.duration - pass.duration)).toBeLessThanOrEqual(3)
     }
   })
 
