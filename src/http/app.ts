@@ -175,7 +175,18 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
         clock,
       }),
     )
-    .use(docs(VERSION, () => freshness(store.current, clock()).summary, context.compression, compatTags(compat)))
+    .use(
+      docs(
+        VERSION,
+        () => {
+          // The same words as the status endpoint, the page and the start log: what the data is, and when stale what that means and what to do.
+          const { summary, advice } = freshness(store.current, clock())
+          return advice === null ? summary : `${summary} ${advice}`
+        },
+        context.compression,
+        compatTags(compat),
+      ),
+    )
     .use(satellitesModule(context))
     .use(nearbyModule(context, { warm, engine }))
     .use(passesModule(context))

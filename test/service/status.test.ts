@@ -244,12 +244,24 @@ describe('the OpenAPI description', () => {
     const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
     const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
     const { description } = (await request(app, '/openapi/json')).body.info
-    const { summary } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
-    // The same sentence, decays counted.
+    const { summary, stale, advice } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
+    // The same sentences, decays counted: what the data is, and (stale) what that means and what to do.
     expect(summary).toStartWith(`Data of ${new Date(NOW - 39 * DAY).toISOString().slice(0, 10)}, 39 days old: 0 of 1 satellites have elements that can give a position now (`)
     expect(description).toContain('--max-element-age')
     expect(description).toContain('below 80 km')
     expect(description).toContain('`metadata.leftOut`')
+    expect(stale).toBe(true)
+    expect(advice).toContain('--snapshot')
+    expect(description).toEndWith(`Now: ${summary} ${advice}`)
+  })
+
+  test('with fresh data, the sentence alone', async () => {
+    const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - DAY).toISOString().replace('Z', '') })]
+    const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - DAY / 2 }, NOW)
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const { description } = (await request(app, '/openapi/json')).body.info
+    const { summary, advice } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
+    expect(advice).toBeNull()
     expect(description).toEndWith(`Now: ${summary}`)
   })
 })

@@ -77,12 +77,13 @@ export function radioJson(rangeRateKmS: number, frequencyMHz: number | undefined
   return frequencyMHz === undefined ? { rangeRate: rangeRateKmS } : { rangeRate: rangeRateKmS, dopplerShiftHz: dopplerShiftHz(frequencyMHz * 1e6, rangeRateKmS) }
 }
 
-/** The schema fields `radioJson` fills. */
-export function radioSchemaFields() {
+/** The schema fields `radioJson` fills; `precision`: what a route rounds them to, said after each description (/nearby). */
+export function radioSchemaFields(precision?: { rangeRate: string; dopplerShiftHz: string }) {
+  const to = (field: keyof NonNullable<typeof precision>) => (precision ? `, to ${precision[field]}` : '')
   return {
-    rangeRate: t.Number({ description: 'How fast the distance from the observer grows, km/s: positive while the satellite moves away, negative while it approaches' }),
+    rangeRate: t.Number({ description: `How fast the distance from the observer grows, km/s: positive while the satellite moves away, negative while it approaches${to('rangeRate')}` }),
     dopplerShiftHz: t.Optional(
-      t.Number({ description: 'With `frequency`: the shift (Hz) of a signal sent at that frequency, as the observer receives it (-f·rangeRate/c; add it to the frequency to tune)' }),
+      t.Number({ description: `With \`frequency\`: the shift (Hz) of a signal sent at that frequency, as the observer receives it (-f·rangeRate/c; add it to the frequency to tune)${to('dopplerShiftHz')}` }),
     ),
   }
 }

@@ -16,7 +16,7 @@ const basicFields = {
   elevation: t.Number({ description: 'degrees above the horizon, to 0.000001' }),
   azimuth: t.Number({ description: 'degrees, 0 = north, 90 = east, in [0, 360), to 0.000001' }),
   range: t.Number({ description: 'km from the observer, to 0.001' }),
-  ...radioSchemaFields(),
+  ...radioSchemaFields({ rangeRate: '0.000001', dopplerShiftHz: '0.01' }),
   magnitude: t.Nullable(t.Number(), {
     description:
       "Estimated apparent visual magnitude, to 0.01 (smaller is brighter; good to ±1 or so: real satellites are not Lambertian spheres); null when the satellite is in the Earth's umbra",
