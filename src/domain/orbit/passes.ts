@@ -85,7 +85,7 @@ export interface NoPositionSpan extends TimeSpan {
 export interface PassSearch {
   /** In time order. */
   passes: Pass[]
-  /** Found on the grid and their edges refined to EDGE_TOLERANCE_MS; empty when every sample had a position. */
+  /** Found on the grid and their edges refined to the millisecond (POSITION_EDGE_MS); empty when every sample had a position. */
   noPosition: NoPositionSpan[]
   /** Whether the satellite has a position anywhere in the searched time. */
   anyPosition: boolean
@@ -102,8 +102,14 @@ const MAX_STEP_MS = 300_000
 const ROOT_TOLERANCE_MS = 2
 /** Within a stretch sunlit in a dark sky, the magnitude is compared with the limit this often (then bisected). */
 const BRIGHTNESS_STEP_MS = 5_000
-/** Changes of visibility and of the availability of positions are located to within this. */
+/** Changes of visibility are located to within this. */
 const EDGE_TOLERANCE_MS = 20
+/**
+ * Where positions end or begin (the age limit, a decay: instants known to the
+ * millisecond) is located to the millisecond: a stretch without positions
+ * starts at the first millisecond without one.
+ */
+const POSITION_EDGE_MS = 1
 
 /** The highest value of `f` between `a` and `b`, to ROOT_TOLERANCE_MS. */
 const peak = (f: (t: number) => number, a: number, b: number) => brentMaximum(f, a, b, ROOT_TOLERANCE_MS)
@@ -167,7 +173,7 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
     if (current.ok) {
       if (previous && !previous.ok) {
         // Positions begin between the two samples.
-        const edge = bisectChange((t) => !sampleAt(t).ok, previous.t, current.sample.t, EDGE_TOLERANCE_MS)
+        const edge = bisectChange((t) => !sampleAt(t).ok, previous.t, current.sample.t, POSITION_EDGE_MS)
         noPosition.at(-1)!.toMs = edge.lastBefore
         const first = sampleAt(edge.firstAfter)
         if (first.ok && first.sample.t < current.sample.t) run.push(first.sample)
@@ -176,16 +182,19 @@ export function findPasses(catalog: Catalog, index: number, query: PassQuery): P
     } else {
       if (!previous || previous.ok) {
         let fromMs = current.t
+        let { reason } = current
         if (previous?.ok) {
-          // Positions end between the two samples.
-          const edge = bisectChange((t) => sampleAt(t).ok, previous.sample.t, current.t, EDGE_TOLERANCE_MS)
+          // Positions end between the two samples: the stretch starts, with its reason there, at the first millisecond without one.
+          const edge = bisectChange((t) => sampleAt(t).ok, previous.sample.t, current.t, POSITION_EDGE_MS)
           const last = sampleAt(edge.lastBefore)
           if (last.ok && last.sample.t > previous.sample.t) run.push(last.sample)
           fromMs = edge.firstAfter
+          const first = sampleAt(fromMs)
+          if (!first.ok) reason = first.reason
         }
         if (run.length) runs.push(run)
         run = []
-        noPosition.push({ fromMs, toMs: current.t, reason: current.reason })
+        noPosition.push({ fromMs, toMs: current.t, reason })
       } else {
         noPosition.at(-1)!.toMs = current.t
       }

@@ -386,9 +386,10 @@ describe('stale elements: passes only where positions exist', () => {
     expect(gap!.fromMs).toBeGreaterThan(epochMs)
     expect(gap!.reason).toStartWith('decayed at 2026-05-31T')
     expect(gap!.reason).toEndWith('no later positions')
-    // The edge is located to within 20 ms: a position just before, none just after.
-    expect(elevationAt(sat, PARIS, gap!.fromMs - 20)).not.toBeNull()
+    // The edge is located to the millisecond: a position the millisecond before, none from it on, and it is the decay time the reason gives.
+    expect(elevationAt(sat, PARIS, gap!.fromMs - 1)).not.toBeNull()
     expect(elevationAt(sat, PARIS, gap!.fromMs)).toBeNull()
+    expect(gap!.reason).toStartWith(`decayed at ${new Date(gap!.fromMs).toISOString()}`)
     expect(search.passes.length).toBeGreaterThan(0)
     for (const p of search.passes) expect(p.endMs).toBeLessThan(gap!.fromMs)
   })
@@ -436,11 +437,12 @@ describe('stale elements: passes only where positions exist', () => {
     const epochMs = Date.UTC(2026, 4, 30, 12)
     const sat = synthetic({ noradId: 90104, epochMs, meanMotionRevPerDay: 14.2, bstar: ' 10000-4' })
     const search = findPasses(sat.catalog, sat.index, { observer: PARIS, startMs: epochMs + 29 * DAY, endMs: epochMs + 31 * DAY, minElevationDeg: 10 })
+    // The stretch starts at the first millisecond past the limit, with the reason found there.
     expect(search.noPosition).toEqual([
       {
-        fromMs: expect.any(Number),
+        fromMs: epochMs + 30 * DAY + 1,
         toMs: epochMs + 31 * DAY,
-        reason: 'the elements are 30.0001 days old at this instant (epoch 2026-05-30T12:00:00.000Z); positions are given within 30 days of the epoch (--max-element-age)',
+        reason: 'the elements are more than 30 days old at this instant (epoch 2026-05-30T12:00:00.000Z); positions are given within 30 days of the epoch (--max-element-age)',
       },
     ])
     // The edge is located to within 20 ms after the limit.
