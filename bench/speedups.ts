@@ -17,7 +17,8 @@ import { lookAnglesFrom } from '../src/domain/nearby/look-angles-fast.ts'
 import { findNearby } from '../src/domain/nearby/reference.ts'
 import { comesBefore, type NearbyEntry, type NearbyQuery } from '../src/domain/nearby/selection.ts'
 import { eciToGeodeticFast } from '../src/domain/orbit/geodetic-fast.ts'
-import { positionAt, recentPositionAt, siderealTimeRad, type Vector3 } from '../src/domain/orbit/position.ts'
+import { positionAt, siderealTimeRad, type Vector3 } from '../src/domain/orbit/position.ts'
+import { recentPositionAt } from '../src/domain/orbit/recent-positions.ts'
 import { isSunlit, lookAngles, sunPositionAu } from '../src/domain/orbit/sky.ts'
 import { sunlightTest } from '../src/domain/orbit/sunlight-test.ts'
 import { DEFAULT_VALIDITY_POLICY, Validity } from '../src/domain/orbit/validity.ts'
@@ -125,7 +126,7 @@ export async function speedups(): Promise<SpeedupRow[]> {
   const issIndex = catalog.indexOf(25544)!
   const single = timeUs(() => positionAt(catalog, issIndex, instant, siderealTimeRad(instant)), 20_000)
   const recent = timeUs(() => recentPositionAt(catalog, iss, instant), 20_000)
-  rows.push({ name: 'one satellite again at the same instant (popular satellite, "now")', file: 'orbit/position.ts recentPositionAt', referenceUs: single, fastUs: recent, savedPerRequestUs: null })
+  rows.push({ name: 'one satellite again at the same instant (popular satellite, "now")', file: 'orbit/recent-positions.ts recentPositionAt', referenceUs: single, fastUs: recent, savedPerRequestUs: null })
   return rows
 }
 

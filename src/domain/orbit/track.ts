@@ -31,24 +31,6 @@ export function groundTrack(catalog: Catalog, index: number, fromMs: number, toM
   return { ...trackSamples(catalog, index, fromMs, stepMs, 0, sampleCount(fromMs, toMs, stepMs)), stepMs }
 }
 
-/**
- * `groundTrack` a piece of `pieceSize` samples at a time: a generator that
- * yields between pieces and returns what groundTrack returns, so a long track
- * can give way to other work (the caller decides when to go on).
- */
-export function* groundTrackSliced(catalog: Catalog, index: number, fromMs: number, toMs: number, stepMs: number, pieceSize = 500): Generator<void, GroundTrack> {
-  const count = sampleCount(fromMs, toMs, stepMs)
-  const track: GroundTrack = { points: [], omitted: 0, firstOmissionReason: null, stepMs }
-  for (let start = 0; start < count; start += pieceSize) {
-    if (start > 0) yield
-    const piece = trackSamples(catalog, index, fromMs, stepMs, start, Math.min(count, start + pieceSize))
-    for (const point of piece.points) track.points.push(point)
-    track.omitted += piece.omitted
-    track.firstOmissionReason ??= piece.firstOmissionReason
-  }
-  return track
-}
-
 /** The instants `from + i·step` for `start ≤ i < end` (a piece of a ground track, for answers written a piece at a time). */
 export function trackSamples(catalog: Catalog, index: number, fromMs: number, stepMs: number, start: number, end: number): Omit<GroundTrack, 'stepMs'> {
   const satrec = catalog.satrecAt(index)

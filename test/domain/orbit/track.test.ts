@@ -62,7 +62,8 @@ describe('trackLines', () => {
 describe('groundTrackSliced', () => {
   test('returns what groundTrack returns, yielding between pieces; across a decay (omitted instants) too', async () => {
     const { embeddedCatalog } = await import('../../helpers/catalog.ts')
-    const { groundTrack, groundTrackSliced } = await import('../../../src/domain/orbit/track.ts')
+    const { groundTrack } = await import('../../../src/domain/orbit/track.ts')
+    const { groundTrackSliced } = await import('../../../src/domain/orbit/track-sliced.ts')
     const catalog = await embeddedCatalog()
     const fromMs = Date.UTC(2026, 4, 31)
     for (const [noradId, toMs, stepMs] of [

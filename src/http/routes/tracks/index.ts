@@ -1,6 +1,7 @@
 /** GET /api/v1/satellites/:noradId/positions: a ground track, as points or as GeoJSON. */
 import { Elysia, t } from 'elysia'
-import { groundTrackSliced, sampleCount, type TrackPoint, trackLines, trackSamples } from '../../../domain/orbit/track.ts'
+import { sampleCount, type TrackPoint, trackLines, trackSamples } from '../../../domain/orbit/track.ts'
+import { groundTrackSliced } from '../../../domain/orbit/track-sliced.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas } from '../common.ts'
