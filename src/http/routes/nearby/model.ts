@@ -80,42 +80,36 @@ export const NearbyResponseSchema = t.Object({
  */
 export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, extended: boolean, instantMs: number, frequencyMHz?: number) {
   const { satellite } = entry
+  const altitude = rounded(entry.altitudeKm, D.km)
+  const velocityKmHs = rounded(entry.speedKmH, D.kmPerHour)
+  const elevation = rounded(entry.elevationDeg, D.degrees)
+  const azimuth = roundedAzimuth(entry.azimuthDeg)
+  const range = rounded(entry.rangeKm, D.km)
+  const rangeRate = rounded(entry.rangeRateKmS, D.kmPerSecond)
+  const magnitude = entry.magnitude === null ? null : rounded(entry.magnitude, D.magnitude)
+  const elementAgeDays = elementAgeDaysAt(satellite, instantMs)
+  const { noradId, name, labels, epoch } = satellite
+  const { visible, sunlit: satelliteSunlit } = entry
   const json: Record<string, unknown> =
     frequencyMHz === undefined
-      ? {
-          noradId: satellite.noradId,
-          name: satellite.name,
-          labels: satellite.labels,
-          altitude: rounded(entry.altitudeKm, D.km),
-          velocityKmHs: rounded(entry.speedKmH, D.kmPerHour),
-          elevation: rounded(entry.elevationDeg, D.degrees),
-          azimuth: roundedAzimuth(entry.azimuthDeg),
-          range: rounded(entry.rangeKm, D.km),
-          rangeRate: rounded(entry.rangeRateKmS, D.kmPerSecond),
-          magnitude: entry.magnitude === null ? null : rounded(entry.magnitude, D.magnitude),
-          visible: entry.visible,
-          observerDaytime,
-          satelliteSunlit: entry.sunlit,
-          epoch: satellite.epoch,
-          elementAgeDays: elementAgeDaysAt(satellite, instantMs),
-        }
+      ? { noradId, name, labels, altitude, velocityKmHs, elevation, azimuth, range, rangeRate, magnitude, visible, observerDaytime, satelliteSunlit, epoch, elementAgeDays }
       : {
-          noradId: satellite.noradId,
-          name: satellite.name,
-          labels: satellite.labels,
-          altitude: rounded(entry.altitudeKm, D.km),
-          velocityKmHs: rounded(entry.speedKmH, D.kmPerHour),
-          elevation: rounded(entry.elevationDeg, D.degrees),
-          azimuth: roundedAzimuth(entry.azimuthDeg),
-          range: rounded(entry.rangeKm, D.km),
-          rangeRate: rounded(entry.rangeRateKmS, D.kmPerSecond),
+          noradId,
+          name,
+          labels,
+          altitude,
+          velocityKmHs,
+          elevation,
+          azimuth,
+          range,
+          rangeRate,
           dopplerShiftHz: rounded(dopplerShiftHz(frequencyMHz * 1e6, entry.rangeRateKmS), D.hertz),
-          magnitude: entry.magnitude === null ? null : rounded(entry.magnitude, D.magnitude),
-          visible: entry.visible,
+          magnitude,
+          visible,
           observerDaytime,
-          satelliteSunlit: entry.sunlit,
-          epoch: satellite.epoch,
-          elementAgeDays: elementAgeDaysAt(satellite, instantMs),
+          satelliteSunlit,
+          epoch,
+          elementAgeDays,
         }
   if (extended) {
     json.geoposition = { latitude: rounded(entry.latitudeDeg!, D.degrees), longitude: rounded(entry.longitudeDeg!, D.degrees) }
