@@ -1,13 +1,13 @@
 /** GET /api/v1/service/status and /healthcheck, and swaps under concurrent requests. */
 import { afterAll, describe, expect, test } from 'bun:test'
-import { createApp } from '../../src/http/app.ts'
-import { buildCatalog, type Catalog } from '../../src/domain/catalog/catalog.ts'
-import { Refresher } from '../../src/io/refresh.ts'
-import { CatalogStore } from '../../src/domain/catalog/store.ts'
-import { VERSION } from '../../src/io/version.ts'
-import { request } from '../helpers/catalog.ts'
-import { elementsOf, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
-import { startMockUpstream } from '../fixtures/upstream.ts'
+import { createApp } from '../../../src/http/app.ts'
+import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { Refresher } from '../../../src/io/refresh.ts'
+import { CatalogStore } from '../../../src/domain/catalog/store.ts'
+import { VERSION } from '../../../src/io/version.ts'
+import { request } from '../../helpers/catalog.ts'
+import { elementsOf, ommRecord, syntheticGroup } from '../../fixtures/synthetic.ts'
+import { startMockUpstream } from '../../fixtures/upstream.ts'
 
 const NOW = Date.UTC(2026, 5, 10, 12)
 const DAY = 86_400_000
@@ -268,9 +268,9 @@ describe('the OpenAPI description', () => {
 
 describe('the start log\'s sentence (freshness without the decay search)', () => {
   test('counts the age limit alone and says where decays are counted; the status, with decays, in the same words otherwise', async () => {
-    const { freshness } = await import('../../src/domain/orbit/freshness.ts')
-    const { embeddedCatalog } = await import('../helpers/catalog.ts')
-    const { NO_AGE_LIMIT } = await import('../../src/domain/orbit/validity.ts')
+    const { freshness } = await import('../../../src/domain/orbit/freshness.ts')
+    const { embeddedCatalog } = await import('../../helpers/catalog.ts')
+    const { NO_AGE_LIMIT } = await import('../../../src/domain/orbit/validity.ts')
     // Months after the data with no age limit: by age every satellite could give a position, yet hundreds have decayed.
     const catalog = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
     const at = Date.UTC(2026, 10, 25)
