@@ -19,14 +19,14 @@ import { planStart, type StartInputs, type StartPlan, startLogFields } from './d
 import { CatalogStore } from './domain/catalog/store.ts'
 import { catalogFromTransfer, catalogTransfer } from './domain/catalog/transfer.ts'
 import { parseConfig } from './config.ts'
-import { now } from './io/clock.ts'
+import { after, now, sleep } from './io/clock.ts'
 import { log } from './io/log.ts'
 import { type Activity, HEAP_OPTIONS, MemoryTrim, selfArgs } from './io/memory.ts'
 import { IdleSweeps } from './io/idle-sweep.ts'
 import { reloadOnSighup } from './io/reload.ts'
 import { soon } from './io/schedule.ts'
 import { warmUp } from './io/warm-up.ts'
-import { stopOnSignals } from './io/shutdown.ts'
+import { eventLoopDone, stopOnSignals, stopSelf } from './io/shutdown.ts'
 import { supervise } from './io/supervise.ts'
 import { WorkerLink, workerIdentity } from './io/worker-link.ts'
 import { freshness } from './domain/orbit/freshness.ts'
@@ -245,7 +245,7 @@ if (link) {
     warmInPieces(store.current)
   })
   // Its version, hashed after the first requests have been served: the supervisor checks it is the instance's.
-  setTimeout(() => link.serving(store.current.version, false), 0)
+  after(0, () => link.serving(store.current.version, false))
 } else log.info('listening', { url })
 if (refresher) {
   log.info('refresh enabled', { url: redactUrl(refresher.settings.url), intervalSeconds: refresher.settings.intervalMs / 1000, groups: refresher.settings.groups, format: refresher.settings.format, dataDir: config.dataDir })
@@ -265,7 +265,7 @@ const DRAIN_SETTLE_MS = 100
 
 // SIGHUP reloads --snapshot from disk (src/io/reload.ts); the store serves the catalogue under the configured
 // validity policy: warm that one. In a worker, SIGHUP asks the supervisor, which reloads for every worker.
-if (link) process.on('SIGHUP', () => link.reload())
+if (link) link.handleSignals()
 else reloadOnSighup(() => store, config.snapshot, (catalog) => warmInPieces(catalog))
 
 const server = app.server
@@ -279,13 +279,13 @@ stopOnSignals({
       // moment to read what has arrived (those requests are then in flight, and waited for), and
       // only then the listener closes.
       lifecycle.draining = true
-      await Bun.sleep(DRAIN_SETTLE_MS)
+      await sleep(DRAIN_SETTLE_MS)
       return app.stop(false)
     },
     force: () => server?.stop(true),
     inFlight: () => server?.pendingRequests ?? 0,
     // Answers still being written to slow clients keep their connections, and the event loop, busy.
-    settled: () => new Promise((resolve) => process.once('beforeExit', resolve)),
+    settled: eventLoopDone,
   },
   graceMs: config.shutdownTimeoutMs,
   beforeDrain: () => {
@@ -297,7 +297,7 @@ stopOnSignals({
     // The channel to the supervisor would keep the event loop alive (and `settled` waiting) for ever.
     if (link) {
       workerStopping = true
-      setTimeout(() => process.disconnect?.(), DRAIN_SETTLE_MS)
+      link.disconnectAfter(DRAIN_SETTLE_MS)
     }
   },
   log,
@@ -305,9 +305,8 @@ stopOnSignals({
   signals: link ? ['SIGTERM'] : undefined,
 })
 if (link) {
-  process.on('SIGINT', () => {})
   // The supervisor is gone (killed): stop as on SIGTERM, finishing the requests in flight.
   link.onDisconnect(() => {
-    if (!workerStopping) process.kill(process.pid, 'SIGTERM')
+    if (!workerStopping) stopSelf()
   })
 }

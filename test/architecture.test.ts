@@ -134,6 +134,12 @@ describe('the source tree', () => {
     expect(layerUses(3, (path) => name(path).startsWith('src/http/'))).toEqual([])
   })
 
+  test('main.ts wires: it reads the clock, sets timers and handles signals only through src/io', () => {
+    const code = readFileSync(join(SRC, 'main.ts'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '')
+    const direct = [/\bDate\.now\b/, /\bnew Date\(\s*\)/, /\bperformance\.now\b/, /\b(set|clear)(Timeout|Interval|Immediate)\b/, /\bBun\.(sleep|gc|file|write|spawn)\b/, /\bprocess\.(on|once|kill|disconnect)\b/]
+    expect(direct.filter((pattern) => pattern.test(code)).map(String)).toEqual([])
+  })
+
   test('plugins and answers (representations) never import routes; routes use them', () => {
     const wrong = [...graph].flatMap(([from, targets]) =>
       targets

@@ -15,3 +15,13 @@ export function every(intervalMs: number, tick: () => void): () => void {
   const timer = setInterval(tick, intervalMs)
   return () => clearInterval(timer)
 }
+
+/** Calls `fn` once after `delayMs` (0: after the I/O already waiting). */
+export function after(delayMs: number, fn: () => void): void {
+  setTimeout(fn, delayMs)
+}
+
+/** Resolves after `ms`. */
+export function sleep(ms: number): Promise<void> {
+  return Bun.sleep(ms)
+}

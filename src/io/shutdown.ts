@@ -72,3 +72,13 @@ export function stopOnSignals({ target, graceMs, beforeDrain, log, exit = proces
   }
   for (const signal of signals) process.on(signal, onSignal)
 }
+
+/** Resolves when the event loop has nothing left to do (`beforeExit`): every answer handed to the server has been written out. */
+export function eventLoopDone(): Promise<void> {
+  return new Promise((resolve) => process.once('beforeExit', () => resolve()))
+}
+
+/** Stops this process as a SIGTERM would (the graceful stop installed by stopOnSignals). */
+export function stopSelf(): void {
+  process.kill(process.pid, 'SIGTERM')
+}

@@ -175,6 +175,21 @@ export class WorkerLink {
     })
   }
 
+  /**
+   * What a worker does with signals of its own: SIGHUP asks the supervisor to
+   * reload for every worker; a terminal's Ctrl-C (SIGINT, sent to the whole
+   * process group) is left to the supervisor, which stops the workers.
+   */
+  handleSignals(): void {
+    process.on('SIGHUP', () => this.reload())
+    process.on('SIGINT', () => {})
+  }
+
+  /** Closes the channel to the supervisor after `delayMs` (it would keep the event loop, and a stop waiting for it, alive). */
+  disconnectAfter(delayMs: number): void {
+    setTimeout(() => process.disconnect?.(), delayMs)
+  }
+
   releaseStream(client: string): void {
     this.#channel.send({ t: 'stream-closed', client })
   }
