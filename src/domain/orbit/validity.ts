@@ -19,7 +19,10 @@
  */
 import { constants, type SatRec, sgp4 } from 'satellite.js'
 import type { ElementSet } from '../catalog/elements.ts'
+import { type RefusalCounts, RefusalIndex } from './refusal-index.ts'
 import { seekResonance } from './resonance.ts'
+
+export type { RefusalCounts } from './refusal-index.ts'
 
 export interface ValidityPolicy {
   /** The longest time from an element set's epoch at which it gives positions, ms; null: no limit. */
@@ -343,43 +346,20 @@ export class Validity {
   /**
    * How many satellites have no position at the instant because they have
    * decayed, and how many (not decayed) because of their elements' age: the
-   * counts of `countRefusalsOneByOne`, from sorted arrays of the instants
-   * where they change (the age windows' ends, the decays), in O(log n): an
-   * answer at a one-off instant (every /nearby with `time`) does not go
-   * through the whole catalogue. The decays are looked for once up to
-   * REFUSAL_INDEX_AHEAD_MS past the latest instant asked (and again when a
-   * later one comes).
+   * counts of `countRefusalsOneByOne`, from a RefusalIndex (refusal-index.ts)
+   * in O(log n), so that an answer at a one-off instant (every /nearby with
+   * `time`) does not go through the whole catalogue. The index is made again,
+   * REFUSAL_INDEX_AHEAD_MS further, when a later instant than it covers comes.
    */
   countRefusals(instantMs: number, satrecAt: (i: number) => SatRec): RefusalCounts {
-    const index = this.refusalIndex(instantMs, satrecAt)
-    const t = instantMs
-    return {
-      elementAge: index.from.length - countAtMost(index.from, t) + countAtMost(index.afterTo, t) - countAtMost(index.afterToAndDecay, t),
-      decayed: countAtMost(index.decay, t),
+    if (this.refusals === undefined || instantMs > this.refusals.horizonMs) {
+      const horizonMs = Math.max(instantMs, this.refusals?.horizonMs ?? Number.NEGATIVE_INFINITY) + REFUSAL_INDEX_AHEAD_MS
+      this.refusals = RefusalIndex.upTo(this, this.elements.length, horizonMs, satrecAt)
     }
+    return this.refusals.counts(instantMs)
   }
 
   private refusals: RefusalIndex | undefined
-
-  private refusalIndex(instantMs: number, satrecAt: (i: number) => SatRec): RefusalIndex {
-    if (this.refusals !== undefined && instantMs <= this.refusals.horizonMs) return this.refusals
-    const horizonMs = Math.max(instantMs, this.refusals?.horizonMs ?? Number.NEGATIVE_INFINITY) + REFUSAL_INDEX_AHEAD_MS
-    const n = this.elements.length
-    const from = new Float64Array(n)
-    const afterTo = new Float64Array(n)
-    const decay = new Float64Array(n)
-    const afterToAndDecay = new Float64Array(n)
-    for (let i = 0; i < n; i++) {
-      // Every decay up to the horizon is known after this (decayMs stays Infinity for none).
-      this.decayedBy(i, satrecAt(i), horizonMs)
-      from[i] = this.fromMs[i]!
-      afterTo[i] = nextUp(this.toMs[i]!)
-      decay[i] = this.decayMs[i]!
-      afterToAndDecay[i] = Math.max(afterTo[i]!, decay[i]!)
-    }
-    this.refusals = { horizonMs, from: from.sort(), afterTo: afterTo.sort(), decay: decay.sort(), afterToAndDecay: afterToAndDecay.sort() }
-    return this.refusals
-  }
 
   /**
    * The counts of `countRefusals`, the plain way: every satellite asked as
@@ -418,48 +398,8 @@ export class Validity {
   }
 }
 
-export interface RefusalCounts {
-  elementAge: number
-  decayed: number
-}
-
 /** How far past the latest instant asked `countRefusals` looks for decays, so that nearby instants find them known. */
 const REFUSAL_INDEX_AHEAD_MS = 30 * DAY_MS
-
-/**
- * Sorted instants (ms) where a satellite's refusal changes, valid up to
- * `horizonMs`. At instant t a satellite is decayed when decay <= t; refused
- * by age when t < from, or t > to (afterTo <= t) and not decayed (not both
- * afterTo <= t and decay <= t: afterToAndDecay <= t).
- */
-interface RefusalIndex {
-  horizonMs: number
-  from: Float64Array
-  afterTo: Float64Array
-  decay: Float64Array
-  afterToAndDecay: Float64Array
-}
-
-/** How many of the ascending `sorted` are at most `x`. */
-function countAtMost(sorted: Float64Array, x: number): number {
-  let lo = 0
-  let hi = sorted.length
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1
-    if (sorted[mid]! <= x) lo = mid + 1
-    else hi = mid
-  }
-  return lo
-}
-
-/** The least double above `x` (x itself for ±Infinity and NaN): t > x exactly when t >= nextUp(x). */
-function nextUp(x: number): number {
-  if (!Number.isFinite(x)) return x
-  if (x === 0) return Number.MIN_VALUE
-  const bits = new BigInt64Array(Float64Array.of(x).buffer)
-  bits[0] = bits[0]! + (x > 0 ? 1n : -1n)
-  return new Float64Array(bits.buffer)[0]!
-}
 
 /**
  * The decay search's next step for a near-earth record at `tsince` (minutes):
