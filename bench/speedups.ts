@@ -92,7 +92,7 @@ export async function speedups(): Promise<SpeedupRow[]> {
   const countAt = () => NIGHT - 15 * 86_400_000 + (day++ % 30) * 86_400_000 + (day % 997) * 1000
   const countReference = timeUs(() => oneByOne.countRefusalsOneByOne(countAt(), (i) => catalog.satrecAt(i)), 30)
   const countFast = timeUs(() => counted.countRefusals(countAt(), (i) => catalog.satrecAt(i)), 3000)
-  rows.push({ name: 'satellites left out by age or decay at a new instant', file: 'orbit/validity.ts countRefusals', referenceUs: countReference, fastUs: countFast, savedPerRequestUs: countReference - countFast })
+  rows.push({ name: 'satellites left out by age or decay at a new instant', file: 'orbit/refusal-index.ts (validity.ts countRefusals)', referenceUs: countReference, fastUs: countFast, savedPerRequestUs: countReference - countFast })
 
   // 2. The pieces, per call; worth per request = saving × how often a request runs them.
   const site = lookAnglesFrom(PARIS)
