@@ -79,19 +79,23 @@ interface Ratio {
   high: number
 }
 
-function pairedRatio(numerator: Measure, denominator: Measure): Ratio {
-  return medianRatio(numerator.roundsRps ?? [numerator.rps], denominator.roundsRps ?? [denominator.rps])
+function pairedRatio(numerator: Measure, denominator: Measure, figure: RoundFigure = 'rps', denominatorFigure: RoundFigure = figure): Ratio {
+  return medianRatio(perRound(numerator, figure), perRound(denominator, denominatorFigure))
+}
+
+/** A figure of a row that rounds keep for each round. */
+type RoundFigure = 'rps' | 'p50Ms' | 'p99Ms'
+
+/** A row's `figure` in each of its rounds (a row measured once: its one figure). */
+function perRound(row: Measure, figure: RoundFigure): number[] {
+  const rounds = { rps: row.roundsRps, p50Ms: row.roundsP50Ms, p99Ms: row.roundsP99Ms }[figure]
+  return rounds ?? [row[figure]]
 }
 
 /** The median and range of the ratios a[i] / b[i], round by round. */
 function medianRatio(a: number[], b: number[]): Ratio {
   const ratios = a.slice(0, b.length).map((value, i) => value / b[i]!).sort((x, y) => x - y)
   return { median: ratios[Math.floor(ratios.length / 2)]!, low: ratios[0]!, high: ratios.at(-1)! }
-}
-
-/** A latency ratio of rows measured in rounds, round by round (`fallback`: the single figures of rows measured once). */
-function pairedLatencyRatio(numerator: number[] | undefined, denominator: number[] | undefined, fallback: [number, number]): Ratio {
-  return medianRatio(numerator ?? [fallback[0]], denominator ?? [fallback[1]])
 }
 
 /** A ratio as a multiple, `2.03× (rounds 1.95–2.10×)`, or, with `inverse`, as a fraction, `1/38.2 (rounds 1/41.0–1/36.3)`. */
@@ -410,8 +414,8 @@ function ratioTable(s: Awaited<ReturnType<typeof suite>>): string {
   // Ratios of rows measured in the same rounds: the median of the per-round ratios (see `rounds`).
   const nearbyVsHealth = pairedRatio(nearbyBasic, health)
   // Latencies at one connection, round by round: nearby's p50 over the plain loop's, and its p99 over its p50.
-  const oneVsPlainP50 = pairedLatencyRatio(one.roundsP50Ms, plainOne.roundsP50Ms, [one.p50Ms, plainOne.p50Ms])
-  const oneP99VsP50 = pairedLatencyRatio(one.roundsP99Ms, one.roundsP50Ms, [one.p99Ms, one.p50Ms])
+  const oneVsPlainP50 = pairedRatio(one, plainOne, 'p50Ms')
+  const oneP99VsP50 = pairedRatio(one, one, 'p99Ms', 'p50Ms')
   const nearbyVsPlain = pairedRatio(nearbyBasic, plain)
   const geopositionVsHealth = pairedRatio(by('geoposition (ISS, now)'), health)
   const list304VsHealth = pairedRatio(by('list 304'), health)
