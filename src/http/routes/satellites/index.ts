@@ -120,7 +120,6 @@ export function satellitesModule(context: ModuleContext) {
     listAsked = false
   })
   const serialisedList = (catalog: Catalog) => {
-    listAsked = true
     let list = lists.get(catalog)
     if (!list) {
       list = new SerialisedList(catalog)
@@ -135,8 +134,8 @@ export function satellitesModule(context: ModuleContext) {
       (ctx) => {
         const { query } = listRoute.read(ctx.query)
         const catalog = store.current
+        listAsked = true
         if (!isSearch(query)) {
-          listAsked = true
           const list = answers.get(catalog, 'list', () => blobRepresentation(catalog.version, 'list', JSON_CONTENT_TYPE, serialisedList(catalog).body))
           return answers.respond(ctx.request, ctx.set, list)
         }
