@@ -10,9 +10,10 @@ export function monotonicMs(): number {
   return performance.now()
 }
 
-/** Calls `tick` every `intervalMs` until the returned function is called. */
-export function every(intervalMs: number, tick: () => void): () => void {
+/** Calls `tick` every `intervalMs` until the returned function is called; `background`: the timer never keeps the process alive. */
+export function every(intervalMs: number, tick: () => void, { background = false } = {}): () => void {
   const timer = setInterval(tick, intervalMs)
+  if (background) timer.unref()
   return () => clearInterval(timer)
 }
 

@@ -9,6 +9,8 @@
  * ~30 ms). The sweeps themselves keep no clock: the modules hand them here.
  */
 
+import { every } from './clock.ts'
+
 /** Time between sweeps, ms. */
 export const SWEEP_MS = 10_000
 
@@ -27,8 +29,6 @@ export class IdleSweeps {
 
   /** Sweeps every `periodMs`; returns a function that stops. The timer never keeps the process alive. */
   start(periodMs = SWEEP_MS): () => void {
-    const timer = setInterval(() => this.sweep(), periodMs)
-    timer.unref()
-    return () => clearInterval(timer)
+    return every(periodMs, () => this.sweep(), { background: true })
   }
 }

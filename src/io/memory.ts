@@ -18,6 +18,8 @@
  * follows within FLOOR_WINDOW collections.
  */
 
+import { every } from './clock.ts'
+
 /** Requests counted as they arrive (createApp's `activity`). */
 export interface Activity {
   requests: number
@@ -73,9 +75,7 @@ export class MemoryTrim {
 
   /** Looks every `intervalMs`; returns a function that stops. The timer never keeps the process alive. */
   start(intervalMs = 250): () => void {
-    const timer = setInterval(() => this.tick(), intervalMs)
-    timer.unref()
-    return () => clearInterval(timer)
+    return every(intervalMs, () => this.tick(), { background: true })
   }
 }
 
