@@ -56,7 +56,7 @@ test('checkpoints are kept only for registered resonant records', () => {
   registerResonance(satrec)
   seekResonance(satrec, elements.epochMs + 100 * DAY_MS)
   // The latest checkpoint at or before the instant, on its side of the epoch, near or decades away.
-  for (const days of [100, 5000.5, 5003, -100, -20_000.5]) {
+  for (const days of [100.3, 5000.5, 5003, -100.3, -20_000.5]) {
     seekResonance(satrec, elements.epochMs + days * DAY_MS)
     expect(satrec.atime).toBe(Math.trunc((days * 1440) / CHECKPOINT_MIN) * CHECKPOINT_MIN)
   }
