@@ -26,8 +26,9 @@
  * fine checkpoints of a record cost 16 bytes per 2 days, made only as far out
  * as requests go (~0.8 MB for the catalogue's ~570 records at six months).
  * Without the coarse ones, a time decades from the epoch (the API takes 1957
- * to 2100) integrated from the last fine checkpoint on every call: 13 s for ten days of passes of a geostationary satellite in 2099, 2 s
- * for each `nearby` then. Now a call takes at most one coarse interval of
+ * to 2100) integrated from the last fine checkpoint on every call: 13 s for
+ * ten days of passes of a geostationary satellite in 2099, 2 s for each
+ * `nearby` then. Now a call takes at most one coarse interval of
  * steps, and calls near the last one a few. Records not registered (the
  * benchmark's plain loop) propagate as satellite.js does on its own.
  */
