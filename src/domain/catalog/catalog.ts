@@ -12,6 +12,8 @@ export interface Satellite {
   /** Upstream groups the satellite was loaded from: sorted, no duplicates. Shared with other satellites: never modified. */
   readonly groups: string[]
   readonly elements: ElementSet
+  /** The element set's epoch, ms since 1970 (`elements.epochMs`, kept on the satellite: read for every position shown). */
+  readonly epochMs: number
   /** The element set's epoch as ISO 8601 with milliseconds. */
   readonly epoch: string
   readonly orbitalParams: OrbitalParams
@@ -247,13 +249,19 @@ const LABELS = { LEO: ['LEO'], MEO: ['MEO'], GEO: ['GEO'], HEO: ['HEO'] } as con
 /**
  * A satellite of a catalogue. What is derived from its element set (orbital
  * parameters, labels, epoch text) is made when first asked for: most satellites
- * are never shown, and a start that made them all took ~15 ms.
+ * are never shown, and a start that made them all took ~15 ms. What every
+ * answer listing it reads (name, epoch, labels) is kept on the satellite
+ * itself once made: /nearby lists hundreds of satellites scattered over the
+ * catalogue, and reaching each one's element set and orbital parameters too
+ * cost more than making its entry.
  */
 class CatalogSatellite implements Satellite {
   readonly noradId: number
   readonly name: string
+  readonly epochMs: number
   #orbitalParams: OrbitalParams | undefined
   #epoch: string | undefined
+  #labels: string[] | undefined
 
   constructor(
     readonly elements: ElementSet,
@@ -261,6 +269,7 @@ class CatalogSatellite implements Satellite {
   ) {
     this.noradId = elements.noradId
     this.name = elements.name
+    this.epochMs = elements.epochMs
   }
 
   get orbitalParams(): OrbitalParams {
@@ -269,7 +278,8 @@ class CatalogSatellite implements Satellite {
   }
 
   get labels(): string[] {
-    return LABELS[orbitClass(this.orbitalParams)] as unknown as string[]
+    this.#labels ??= LABELS[orbitClass(this.orbitalParams)] as unknown as string[]
+    return this.#labels
   }
 
   get epoch(): string {

@@ -55,7 +55,7 @@ export const ELEMENT_AGE_DESCRIPTION = "Days from the element set's epoch to thi
 
 /** Days from a satellite's epoch to an instant, to the thousandth (the `elementAgeDays` of every position). */
 export function elementAgeDaysAt(satellite: Satellite, instantMs: number): number {
-  return Math.round(((instantMs - satellite.elements.epochMs) / 86_400_000) * 1000) / 1000
+  return Math.round(((instantMs - satellite.epochMs) / 86_400_000) * 1000) / 1000
 }
 
 export const GeopositionSchema = t.Object({
