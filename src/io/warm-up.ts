@@ -16,8 +16,8 @@ export function warmUp(catalog: Catalog, isCurrent: (catalog: Catalog) => boolea
   soon((timeUp) => {
     if (!isCurrent(catalog)) return
     let end = from
-    // Asked every 16 records: a deep-space record costs more than a near-earth one.
-    while (end < catalog.size && !((end & 15) === 0 && end > from && timeUp())) catalog.satrecAt(end++)
+    // Asked after every record (a deep-space one costs far more than a near-earth one).
+    while (end < catalog.size && !(end > from && timeUp())) catalog.satrecAt(end++)
     if (end < catalog.size) warmUp(catalog, isCurrent, end)
     else setTimeout(collectGarbage, COLLECT_AFTER_MS)
   })
