@@ -33,7 +33,7 @@ export function emptyTable(catalog: Catalog, instantMs: number): PositionTable {
   }
 }
 
-/** Propagates satellites `table.filled` .. `until` (exclusive) into the table; fewer when `timeUp()` says to stop (asked every 16). */
+/** Propagates satellites `table.filled` .. `until` (exclusive) into the table; fewer when `timeUp()` says to stop (asked after each). */
 export function fillTable(catalog: Catalog, table: PositionTable, until = catalog.size, timeUp: () => boolean = () => false): void {
   const instant = new Date(table.instantMs)
   const gmst = siderealTimeRad(instant)
