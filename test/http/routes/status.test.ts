@@ -23,11 +23,16 @@ function catalogOf(groups: Record<string, ReturnType<typeof syntheticGroup>>, or
 
 const quiet = { info() {}, warn() {}, error() {} }
 
+/** The service on data obtained 39 days before NOW: one satellite, its elements 40 days old. */
+function staleApp() {
+  const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
+  const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
+  return createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+}
+
 describe('GET /api/v1/service/status', () => {
   test('stale data: the freshness says so, and what to do', async () => {
-    const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
-    const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
-    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const app = staleApp()
     const { freshness } = (await request(app, '/api/v1/service/status')).body.catalog
     expect(freshness).toMatchObject({ dataAgeDays: 39, withinAgeLimit: 0, stale: true })
     expect(freshness.summary).toStartWith(`Data of ${new Date(NOW - 39 * DAY).toISOString().slice(0, 10)}, 39 days old: 0 of 1 satellites`)
@@ -240,9 +245,7 @@ describe('a swap under concurrent requests', () => {
 
 describe('the OpenAPI description', () => {
   test('states the validity rules and the data’s date and age when served, as the status does', async () => {
-    const records = [ommRecord({ NORAD_CAT_ID: 1, EPOCH: new Date(NOW - 40 * DAY).toISOString().replace('Z', '') })]
-    const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - 39 * DAY }, NOW)
-    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const app = staleApp()
     const { description } = (await request(app, '/openapi/json')).body.info
     const { summary, stale, advice } = (await request(app, '/api/v1/service/status')).body.catalog.freshness
     // The same sentences, decays counted: what the data is, and (stale) what that means and what to do.
