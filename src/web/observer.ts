@@ -4,13 +4,15 @@ import type { Observer } from './api.ts'
 const STORAGE_KEY = 'sattrack.observer'
 /** Plain decimal degrees, as the API takes them. */
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
+/** Typed text is shown in a message up to this many characters, as the API shows a value. */
+const SHOWN_CHARS = 64
 
 /** Typed or URL text → degrees (a decimal comma and a typographic minus read as the API's), or an error message naming the field, its range and the text, as the API's do. */
 export function parseCoordinate(text: string, name: 'latitude' | 'longitude'): number | string {
   const limit = name === 'latitude' ? 90 : 180
   const cleaned = text.trim().replace(/^\u2212/, '-').replace(',', '.')
   const value = DECIMAL.test(cleaned) ? Number(cleaned) : Number.NaN
-  if (!Number.isFinite(value) || Math.abs(value) > limit) return `${name} must be a number between -${limit} and ${limit} (got "${text.length > 40 ? `${text.slice(0, 40)}…` : text}")`
+  if (!Number.isFinite(value) || Math.abs(value) > limit) return `${name} must be a number between -${limit} and ${limit} (got "${text.length > SHOWN_CHARS ? `${text.slice(0, SHOWN_CHARS)}…` : text}")`
   return value
 }
 

@@ -427,6 +427,12 @@ describe('the page in Chromium', () => {
       await page.keyboard.press('Enter')
       await page.waitForFunction(() => /longitude must be/.test(document.getElementById('status')?.textContent ?? ''))
       expect(await page.textContent('#status')).toContain('longitude must be a number between -180 and 180 (got "200")')
+      // A long value is shortened where the API shortens it.
+      const long = '1'.repeat(70)
+      await page.fill('#lon', long)
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(() => /…/.test(document.getElementById('status')?.textContent ?? ''))
+      expect(await page.textContent('#status')).toContain((await call(base, `/api/v1/satellites/nearby?latitude=48.85&longitude=${long}`)).json.message)
     } finally {
       await context.close()
     }
