@@ -7,7 +7,7 @@ import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { soon } from '../../../io/schedule.ts'
 import { prepareResonance } from '../../../domain/orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { frequencyParam, instantOf, leftOutAdvice, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
@@ -80,10 +80,9 @@ export function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; d
     ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
-  const side = instantMs >= catalog.origin.obtainedAtMs ? 'newer' : 'older'
   return (
     `${out} of ${catalog.size} satellites are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
-    `Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
+    leftOutAdvice(catalog, instantMs)
   )
 }
 
