@@ -36,6 +36,15 @@ export interface Freshness {
   advice: string | null
 }
 
+/** Elements older than the data's date by more than this are said to be (files copied long after their elements). */
+const OLDER_ELEMENTS_MS = 2 * DAY_MS
+
+/** `N days old`, whole days. */
+function daysOld(ms: number): string {
+  const days = Math.floor(ms / DAY_MS)
+  return `${days} day${days === 1 ? '' : 's'} old`
+}
+
 /** The data's own time (`Freshness.dataTime`), ms: the median of the element sets' epochs to the minute; the time it was obtained when it has none. */
 export function dataTimeMs(catalog: Catalog): number {
   return Math.round((catalog.medianEpochMs() ?? catalog.origin.obtainedAtMs) / MINUTE_MS) * MINUTE_MS
@@ -61,18 +70,23 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const within = catalog.size - left.elementAge - left.decayed
   const stale = ageMs > STALE_DATA_MS || within * 2 < catalog.size
   const date = new Date(obtainedMs).toISOString().slice(0, 10)
-  const days = Math.floor(ageMs / DAY_MS)
   const limit = limitMs === null ? 'no age limit (--max-element-age off)' : `positions are given within ${describeLimit(limitMs)} of each element set's epoch`
-  const age = `${days} day${days === 1 ? '' : 's'} old`
+  const age = daysOld(ageMs)
+  const dataMs = dataTimeMs(catalog)
+  // Files are dated by their modification time: a copy made long after its elements would pass for young data.
+  const olderElements =
+    obtainedMs - dataMs > OLDER_ELEMENTS_MS
+      ? ` (its elements are older: median epoch ${new Date(dataMs).toISOString().slice(0, 10)}, ${daysOld(nowMs - dataMs)})`
+      : ''
   const dated =
     oldestGroups.length === 0
-      ? `Data of ${date}, ${age}`
-      : `Data of ${date} to ${new Date(newestMs).toISOString().slice(0, 10)} (the oldest, ${oldestGroups.join(', ')}, ${age})`
+      ? `Data of ${date}, ${age}${olderElements}`
+      : `Data of ${date} to ${new Date(newestMs).toISOString().slice(0, 10)} (the oldest, ${oldestGroups.join(', ')}, ${age})${olderElements}`
   const summary =
     `${dated}: ${within} of ${catalog.size} satellites have elements that can give a position now` +
     `${countDecay ? '' : ' by age'} ` +
     `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}${countDecay ? '' : '; decays are not counted here: GET /api/v1/service/status counts them'}).`
-  const dataTime = new Date(dataTimeMs(catalog)).toISOString()
+  const dataTime = new Date(dataMs).toISOString()
   const advice = stale
     ? 'SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and most are refused. Load newer data: --refresh-url to keep it fresh from ' +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +

@@ -48,6 +48,9 @@ describe('GET /api/v1/service/status', () => {
     const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
     const { freshness } = (await request(app, '/api/v1/service/status')).body.catalog
     expect(freshness).toMatchObject({ dataAgeDays: 0.042, withinAgeLimit: 0, stale: true })
+    // The files' date is not passed off as the elements' age.
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+    expect(freshness.summary).toStartWith(`Data of ${day(NOW - 3_600_000)}, 0 days old (its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`)
     // The median epoch, to the minute.
     expect(freshness.dataTime).toBe(new Date(NOW - 180 * DAY).toISOString())
     expect(freshness.advice).toContain(`time=${freshness.dataTime}`)
