@@ -74,14 +74,13 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const age = daysOld(ageMs)
   const dataMs = dataTimeMs(catalog)
   // Files are dated by their modification time: a copy made long after its elements would pass for young data.
-  const olderElements =
-    obtainedMs - dataMs > OLDER_ELEMENTS_MS
-      ? ` (its elements are older: median epoch ${new Date(dataMs).toISOString().slice(0, 10)}, ${daysOld(nowMs - dataMs)})`
-      : ''
-  const dated =
-    oldestGroups.length === 0
-      ? `Data of ${date}, ${age}${olderElements}`
-      : `Data of ${date} to ${new Date(newestMs).toISOString().slice(0, 10)} (the oldest, ${oldestGroups.join(', ')}, ${age})${olderElements}`
+  const notes = [
+    ...(oldestGroups.length > 0 ? [`the oldest, ${oldestGroups.join(', ')}, ${age}`] : []),
+    ...(obtainedMs - dataMs > OLDER_ELEMENTS_MS ? [`its elements are older: median epoch ${new Date(dataMs).toISOString().slice(0, 10)}, ${daysOld(nowMs - dataMs)}`] : []),
+  ]
+  const newestDate = new Date(newestMs).toISOString().slice(0, 10)
+  const dates = newestDate === date ? date : `${date} to ${newestDate}`
+  const dated = `Data of ${dates}${oldestGroups.length > 0 ? '' : `, ${age}`}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`
   const summary =
     `${dated}: ${within} of ${catalog.size} satellites have elements that can give a position now` +
     `${countDecay ? '' : ' by age'} ` +

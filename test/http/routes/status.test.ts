@@ -51,6 +51,16 @@ describe('GET /api/v1/service/status', () => {
     // The files' date is not passed off as the elements' age.
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
     expect(freshness.summary).toStartWith(`Data of ${day(NOW - 3_600_000)}, 0 days old (its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`)
+    // Two files written the same day: one date, the oldest named, and the elements' age.
+    const twoFiles = catalogOf(
+      { stations: records.slice(0, 1), weather: records.slice(1) },
+      { source: 'snapshot', obtainedAtMs: NOW - 3_600_000, groupsObtainedAtMs: { stations: NOW - 3_600_000, weather: NOW - 3_599_999 } },
+      NOW,
+    )
+    const twoApp = createApp({ store: new CatalogStore(twoFiles), clock: () => NOW })
+    expect((await request(twoApp, '/api/v1/service/status')).body.catalog.freshness.summary).toStartWith(
+      `Data of ${day(NOW - 3_600_000)} (the oldest, stations, 0 days old; its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`,
+    )
     // The median epoch, to the minute.
     expect(freshness.dataTime).toBe(new Date(NOW - 180 * DAY).toISOString())
     expect(freshness.advice).toContain(`time=${freshness.dataTime}`)
