@@ -70,10 +70,18 @@ export function nearbyAnswer(
   }
 }
 
-/** When at least half the catalogue is left out (elements too old, or decayed): why, and what to do; else null. */
-export function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
+/**
+ * When at least half the catalogue, or of `selection` (its size and how to name
+ * it), is left out (elements too old, or decayed): why, and what to do; else null.
+ */
+export function leftOutNotice(
+  catalog: Catalog,
+  leftOut: { elementAge: number; decayed: number },
+  instantMs: number,
+  selection: { size: number; named: string } = { size: catalog.size, named: '' },
+): string | null {
   const out = leftOut.elementAge + leftOut.decayed
-  if (out * 2 < catalog.size || catalog.size === 0) return null
+  if (out * 2 < selection.size || selection.size === 0) return null
   const maxAgeMs = catalog.validity.policy.maxElementAgeMs
   const reasons = [
     ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${new Date(instantMs).toISOString()}`] : []),
@@ -81,7 +89,7 @@ export function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; d
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
   return (
-    `${out} of ${catalog.size} satellites are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
+    `${out} of ${selection.size} satellites${selection.named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
     leftOutAdvice(catalog, instantMs)
   )
 }
