@@ -267,13 +267,12 @@ function visualPass(pass: Pass, minSeconds: number, sky: (ms: number) => { azimu
   }
 }
 
-/** The catalogue indices of each category's satellites, per catalogue (found once: a category's test reads names). */
-const categoryMembers = new WeakMap<Catalog, Map<N2yoCategory, number[]>>()
+/** The key of the catalogue indices of each category's satellites (`Catalog.derived`: found once per catalogue, a category's test reads names). */
+const CATEGORY_MEMBERS = Symbol('N2YO category members')
 
 /** `leftOutNotice` for the satellites of a category: by the age and decay rules, as /nearby counts them. */
 function categoryLeftOutNotice(catalog: Catalog, category: N2yoCategory, ms: number): string | null {
-  let byCategory = categoryMembers.get(catalog)
-  if (byCategory === undefined) categoryMembers.set(catalog, (byCategory = new Map()))
+  const byCategory = catalog.derived(CATEGORY_MEMBERS, () => new Map<N2yoCategory, number[]>())
   let members = byCategory.get(category)
   if (members === undefined) {
     members = catalog.satellites.flatMap((s, i) => (inCategory(s, category) ? [i] : []))
