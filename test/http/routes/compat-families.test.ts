@@ -9,7 +9,7 @@ import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { parseConfig } from '../../../src/config.ts'
 import { log } from '../../../src/io/log.ts'
-import type { CompatFamily } from '../../../src/http/routes/compat/families.ts'
+import { COMPAT_FAMILIES, type CompatFamily } from '../../../src/http/routes/compat/families.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6, 0, 0, 437)
@@ -79,6 +79,31 @@ describe('mounted families', () => {
     for (const path of Object.values(SAMPLES).flat()) expect((await request(none, path)).status).toBe(404)
     // sattrack's own routes are all still there.
     expect((await request(none, '/api/v1/satellites/25544')).status).toBe(200)
+  })
+
+  test("an unknown path under a family's prefix is a 404 in the family's body; switched off, the service's", async () => {
+    const cases: [CompatFamily, string, (body: any) => string][] = [
+      ['n2yo', '/rest/v1/satellite/unknown/1', (b) => b.error],
+      ['wheretheiss', '/v1/satellites/25544/unknown', (b) => b.error],
+      ['wheretheiss', '/v1/unknown', (b) => b.error],
+      ['wheretheiss', '/v1/coordinates/48.85,2.35/x', (b) => b.error],
+      ['open-notify', '/iss-now/v2/', (b) => b.reason],
+      ['open-notify', '/iss/unknown?callback=cb', (b) => b.reason],
+      ['open-notify', '/astros/v1/x', (b) => b.reason],
+    ]
+    const all = appWith()
+    for (const [family, path, message] of cases) {
+      const r = await request(all, path)
+      expect({ path, status: r.status, type: r.headers.get('content-type') }).toEqual({ path, status: 404, type: 'application/json; charset=utf-8' })
+      const shape = { n2yo: ['error'], wheretheiss: ['error', 'status'], 'open-notify': ['message', 'reason'] }[family]
+      expect({ path, keys: Object.keys(r.body) }).toEqual({ path, keys: shape })
+      if (family === 'wheretheiss') expect(r.body.status).toBe(404)
+      if (family === 'open-notify') expect(r.body.message).toBe('failure')
+      expect(message(r.body)).toMatch(/^no such /)
+      if (family !== 'n2yo') expect(message(r.body)).toContain(path.split('?')[0])
+      const off = await request(appWith(COMPAT_FAMILIES.filter((f) => f !== family)), path)
+      expect({ path, status: off.status, body: off.body }).toEqual({ path, status: 404, body: { message: expect.stringMatching(/^no such path/), statusCode: 404 } })
+    }
   })
 
   test('each family is a section of the OpenAPI document: a tag with a description, on its documented operations only', async () => {
