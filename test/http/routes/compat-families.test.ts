@@ -188,6 +188,38 @@ describe('the access log', () => {
     const written = entries.map(({ durationMs, time, ...rest }) => JSON.stringify(rest)).join('\n')
     for (const secret of ['SECRET', '48.85', '2.35']) expect(written).not.toContain(secret)
   })
+
+  test('a path under those routes\' prefixes that matches none of them (a near-miss, another case, the family off) is written as the prefix and …, never the place', async () => {
+    const lines: string[] = []
+    log.configure({ sink: (line) => lines.push(line) })
+    try {
+      const app = appWith(undefined, true, true)
+      for (const path of ['/v1/coordinates/48.856613,2.352222/x', '/V1/Coordinates/48.856613,2.352222', '//v1/coordinates/48.856613,2.352222', '/v1/%63oordinates/48.856613,2.352222', '/rest/v1/satellite//positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY']) {
+        await request(app, path)
+      }
+      const off = appWith(['open-notify'], true, true)
+      await request(off, '/rest/v1/satellite/positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY')
+      await request(off, '/v1/coordinates/48.856613,2.352222')
+      // Paths elsewhere are written as they are.
+      await request(off, '/v1/satellites/25544/x')
+      await Bun.sleep(20)
+    } finally {
+      log.configure({ sink: null })
+    }
+    const entries = lines.map((l) => JSON.parse(l))
+    expect(entries.map((e) => [e.path, e.status])).toEqual([
+      ['/v1/coordinates/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/rest/v1/satellite/*', 404],
+      ['/rest/v1/satellite/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/v1/satellites/25544/x', 404],
+    ])
+    const written = entries.map(({ durationMs, time, ...rest }) => JSON.stringify(rest)).join('\n')
+    for (const secret of ['SECRET', '48.85', '2.35']) expect(written).not.toContain(secret)
+  })
 })
 
 describe("the element sets' age in headers (the families' bodies have no field for it)", () => {
