@@ -165,6 +165,8 @@ export function fetchPasses(noradId: number, observer: Observer, time: string | 
 /** The data's age and what it means (GET /api/v1/service/status, catalog.freshness). */
 export interface Freshness {
   obtainedAt: string
+  /** The data's own time: the median of its element sets' epochs. */
+  dataTime: string
   dataAgeDays: number
   stale: boolean
   summary: string

@@ -253,10 +253,10 @@ async function loadFreshness(): Promise<void> {
       // The page as it is when the link is followed (the observer typed since, the view), at the data's own time.
       const atDataTime = () => {
         const params = new URLSearchParams(location.search)
-        params.set('time', freshness.obtainedAt)
+        params.set('time', freshness.dataTime)
         return `?${params}${location.hash}`
       }
-      const link = html('a', { href: atDataTime(), id: 'at-data-time' }, `Show the sky at the data's date (${formatDateTime(freshness.obtainedAt)})`)
+      const link = html('a', { href: atDataTime(), id: 'at-data-time' }, `Show the sky at the data's date (${formatDateTime(freshness.dataTime)})`)
       for (const event of ['pointerdown', 'focus', 'click']) link.addEventListener(event, () => link.setAttribute('href', atDataTime()))
       line.append(' ', advice, ' ', link)
     }

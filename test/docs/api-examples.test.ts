@@ -1,5 +1,5 @@
 /**
- * docs/api.md (and the README) show real answers: every `$ curl` example in
+ * docs/api.md (and the README and docs/passes.md) show real answers: every `$ curl` example in
  * them is asked of the app (through app.handle, over the embedded snapshot)
  * and its shown answer must be what the app answers now. An answer may be trimmed with "…": the
  * pieces between ellipses must appear in the real answer in that order, the
@@ -24,7 +24,7 @@ import { loadEmbeddedSnapshot } from '../../src/io/embedded.ts'
 const ROOT = resolve(import.meta.dir, '../..')
 const NOW = Date.parse('2026-11-25T12:00:00Z')
 const DOC = 'docs/api.md'
-const CHECKED = [DOC, 'README.md']
+const CHECKED = [DOC, 'README.md', 'docs/passes.md']
 
 interface Example {
   file?: string

@@ -582,7 +582,7 @@ describe('the page in Chromium', () => {
       await page.click('#observer-form button[type=submit]')
       await page.waitForURL(/lat=-33\.87/)
       await Promise.all([page.waitForURL(/time=/), page.click('#at-data-time')])
-      expect(new URL(page.url()).searchParams.get('time')).toBe(status.obtainedAt)
+      expect(new URL(page.url()).searchParams.get('time')).toBe(status.freshness.dataTime)
       expect(new URL(page.url()).searchParams.get('lat')).toBe('-33.87')
       await waitReady(page, 'sky')
       expect(await page.isHidden('#sky-notice')).toBe(true)

@@ -39,6 +39,9 @@ export interface CatalogOrigin {
   groupSources?: Readonly<Record<string, GroupSource>>
 }
 
+/** The key of the catalogue's epochs in ascending order (`derived`). */
+const SORTED_EPOCHS = Symbol('sorted epochs')
+
 export class Catalog {
   /** Every satellite, ordered by noradId ascending. */
   readonly satellites: readonly Satellite[]
@@ -158,11 +161,22 @@ export class Catalog {
 
   /** Oldest and newest element epochs and the median element age at `nowMs`. */
   epochStats(nowMs: number): { oldestMs: number; newestMs: number; medianAgeDays: number } | null {
-    if (this.satellites.length === 0) return null
-    const epochs = this.satellites.map((s) => s.elements.epochMs).sort((a, b) => a - b)
+    const epochs = this.sortedEpochsMs()
+    if (epochs.length === 0) return null
+    return { oldestMs: epochs[0]!, newestMs: epochs.at(-1)!, medianAgeDays: (nowMs - this.medianEpochMs()!) / 86_400_000 }
+  }
+
+  /** The median of the element sets' epochs, ms since 1970; null for an empty catalogue. */
+  medianEpochMs(): number | null {
+    const epochs = this.sortedEpochsMs()
+    if (epochs.length === 0) return null
     const mid = epochs.length >> 1
-    const medianEpoch = epochs.length % 2 ? epochs[mid]! : (epochs[mid - 1]! + epochs[mid]!) / 2
-    return { oldestMs: epochs[0]!, newestMs: epochs.at(-1)!, medianAgeDays: (nowMs - medianEpoch) / 86_400_000 }
+    return epochs.length % 2 ? epochs[mid]! : (epochs[mid - 1]! + epochs[mid]!) / 2
+  }
+
+  /** Every element set's epoch, ms, ascending (made once per catalogue). */
+  private sortedEpochsMs(): Float64Array {
+    return this.derived(SORTED_EPOCHS, () => Float64Array.from(this.satellites, (s) => s.elements.epochMs).sort())
   }
 }
 

@@ -3,6 +3,7 @@ import type { Catalog } from '../catalog/catalog.ts'
 import { describeLimit } from './validity.ts'
 
 const DAY_MS = 86_400_000
+const MINUTE_MS = 60_000
 /** Data older than this counts as stale whatever the age limit lets through (the start log's warning uses the same 14 days); the oldest group's age counts. */
 const STALE_DATA_MS = 14 * DAY_MS
 
@@ -25,8 +26,28 @@ export interface Freshness {
   stale: boolean
   /** One sentence: the data's date and age, and what it means. */
   summary: string
-  /** When stale: how to get newer data, or look at the data's own time; else null. */
+  /**
+   * The data's own time, ISO 8601, to the minute: the median of the element sets' epochs, where the
+   * most of them are near their epoch. (Not `obtainedAt`: files are dated by their modification
+   * time, which may be months after their elements were.)
+   */
+  dataTime: string
+  /** When stale: how to get newer data, or look at the sky at `dataTime`; else null. */
   advice: string | null
+}
+
+/** Elements older than the data's date by more than this are said to be (files copied long after their elements). */
+const OLDER_ELEMENTS_MS = 2 * DAY_MS
+
+/** `N days old`, whole days. */
+function daysOld(ms: number): string {
+  const days = Math.floor(ms / DAY_MS)
+  return `${days} day${days === 1 ? '' : 's'} old`
+}
+
+/** The data's own time (`Freshness.dataTime`), ms: the median of the element sets' epochs to the minute; the time it was obtained when it has none. */
+export function dataTimeMs(catalog: Catalog): number {
+  return Math.round((catalog.medianEpochMs() ?? catalog.origin.obtainedAtMs) / MINUTE_MS) * MINUTE_MS
 }
 
 /**
@@ -49,21 +70,26 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const within = catalog.size - left.elementAge - left.decayed
   const stale = ageMs > STALE_DATA_MS || within * 2 < catalog.size
   const date = new Date(obtainedMs).toISOString().slice(0, 10)
-  const days = Math.floor(ageMs / DAY_MS)
   const limit = limitMs === null ? 'no age limit (--max-element-age off)' : `positions are given within ${describeLimit(limitMs)} of each element set's epoch`
-  const age = `${days} day${days === 1 ? '' : 's'} old`
-  const dated =
-    oldestGroups.length === 0
-      ? `Data of ${date}, ${age}`
-      : `Data of ${date} to ${new Date(newestMs).toISOString().slice(0, 10)} (the oldest, ${oldestGroups.join(', ')}, ${age})`
+  const age = daysOld(ageMs)
+  const dataMs = dataTimeMs(catalog)
+  // Files are dated by their modification time: a copy made long after its elements would pass for young data.
+  const notes = [
+    ...(oldestGroups.length > 0 ? [`the oldest, ${oldestGroups.join(', ')}, ${age}`] : []),
+    ...(obtainedMs - dataMs > OLDER_ELEMENTS_MS ? [`its elements are older: median epoch ${new Date(dataMs).toISOString().slice(0, 10)}, ${daysOld(nowMs - dataMs)}`] : []),
+  ]
+  const newestDate = new Date(newestMs).toISOString().slice(0, 10)
+  const dates = newestDate === date ? date : `${date} to ${newestDate}`
+  const dated = `Data of ${dates}${oldestGroups.length > 0 ? '' : `, ${age}`}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`
   const summary =
     `${dated}: ${within} of ${catalog.size} satellites have elements that can give a position now` +
     `${countDecay ? '' : ' by age'} ` +
     `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}${countDecay ? '' : '; decays are not counted here: GET /api/v1/service/status counts them'}).`
+  const dataTime = new Date(dataMs).toISOString()
   const advice = stale
     ? 'SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and most are refused. Load newer data: --refresh-url to keep it fresh from ' +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
-      `(time=${new Date(obtainedMs).toISOString()}).`
+      `(time=${dataTime}: the median of its element sets' epochs).`
     : null
   return {
     obtainedAt: new Date(obtainedMs).toISOString(),
@@ -75,6 +101,7 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
     decayed: left.decayed,
     stale,
     summary,
+    dataTime,
     advice,
   }
 }

@@ -30,7 +30,18 @@ const SGP4_ERRORS: Record<number, string> = {
   2: 'SGP4 finds the mean motion below zero',
   3: 'SGP4 finds the perturbed eccentricity out of range',
   4: 'SGP4 finds the semi-latus rectum below zero',
-  6: 'SGP4 finds the satellite below the surface (decayed)',
+  6: 'SGP4 finds the satellite below the surface',
+}
+
+/**
+ * Why SGP4 gave no position `tsinceMin` minutes from the epoch. After the
+ * epoch, below the surface is a decay; before it, the elements run backwards
+ * (drag undone, a manoeuvre's thrust reversed) describe no orbit it had.
+ */
+function sgp4Reason(error: number, tsinceMin: number): string {
+  const what = SGP4_ERRORS[error] ?? `SGP4 reports error ${error}`
+  if (tsinceMin < 0) return `${what} ${(-tsinceMin / 1440).toFixed(1)} days before the elements' epoch: they cannot be run back that far`
+  return error === 6 ? `${what} (decayed)` : what
 }
 
 /** Greenwich mean sidereal time at an instant, radians: one per request, shared by every satellite. */
@@ -82,8 +93,9 @@ export function positionAt(
   if (refusal !== null) return refused(refusal.kind, refusal.reason)
   if (satrec.method === 'd') seekResonance(satrec, ms)
   // minutesSinceEpoch(catalog.satellites[index].elements, ms), from the validity rules' table of epochs.
-  const pv = sgp4(satrec, validity.minutesSinceEpoch(index, ms))
-  if (satrec.error !== 0 || !pv) return refused('sgp4', SGP4_ERRORS[satrec.error] ?? `SGP4 reports error ${satrec.error}`)
+  const tsinceMin = validity.minutesSinceEpoch(index, ms)
+  const pv = sgp4(satrec, tsinceMin)
+  if (satrec.error !== 0 || !pv) return refused('sgp4', sgp4Reason(satrec.error, tsinceMin))
   const { position: p, velocity: v } = pv
   // x - x is 0 for a finite x and NaN for ±Infinity or NaN: the sum is finite only when every coordinate is.
   if (!Number.isFinite(p.x - p.x + p.y - p.y + p.z - p.z + v.x - v.x + v.y - v.y + v.z - v.z)) {

@@ -4,6 +4,7 @@ import type { CompressionQueue } from '../representations/compression.ts'
 import { type TSchema, t } from 'elysia'
 import type { Catalog, Satellite } from '../../domain/catalog/catalog.ts'
 import type { CatalogStore } from '../../domain/catalog/store.ts'
+import { dataTimeMs } from '../../domain/orbit/freshness.ts'
 import { DEFAULT_MAGNITUDE_LIMIT, MAX_MAGNITUDE_LIMIT, MIN_MAGNITUDE_LIMIT } from '../../domain/orbit/magnitude.ts'
 import { recentPositionAt } from '../../domain/orbit/recent-positions.ts'
 import { dopplerShiftHz } from '../../domain/orbit/radio.ts'
@@ -120,4 +121,19 @@ export function requirePosition(catalog: Catalog, satellite: Satellite, instant:
     throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${result.reason}`)
   }
   return result.state
+}
+
+/**
+ * What to do when most satellites are left out at an instant (the notices of
+ * /nearby and /passes): newer data when the instant is after the data's own
+ * time, data of then when before (the refresh and `make snapshot` only fetch
+ * today's), a time near the data's, or another age limit.
+ */
+export function leftOutAdvice(catalog: Catalog, instantMs: number): string {
+  const dataMs = dataTimeMs(catalog)
+  const load =
+    instantMs >= dataMs
+      ? 'Load newer data (--snapshot, --refresh-url, make snapshot)'
+      : "Load element sets of nearer that time (--snapshot; the refresh and make snapshot fetch today's)"
+  return `${load}, ask for a time near the data's (time=${new Date(dataMs).toISOString()}), or change --max-element-age.`
 }

@@ -154,7 +154,12 @@ describe('positionAt: the "has a position" rule', () => {
   test('SGP4 errors: an instant where SGP4 reports one is refused with its meaning', () => {
     const sinking = oneSatellite(SINKING_BACKWARDS)
     // Five days before the epoch (within the age limit; decay is looked for only after the epoch).
-    expect(at(sinking, 0, EPOCH_MS - 5 * DAY_MS)).toEqual({ ok: false, kind: 'sgp4', reason: 'SGP4 finds the satellite below the surface (decayed)' })
+    // Run backwards, below the surface is not a decay: the elements describe no orbit it had then.
+    expect(at(sinking, 0, EPOCH_MS - 5 * DAY_MS)).toEqual({
+      ok: false,
+      kind: 'sgp4',
+      reason: "SGP4 finds the satellite below the surface 5.0 days before the elements' epoch: they cannot be run back that far",
+    })
     expect(at(sinking, 0, EPOCH_MS - 2 * DAY_MS).ok).toBe(true)
   })
 

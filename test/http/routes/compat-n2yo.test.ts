@@ -6,7 +6,8 @@
  */
 import { NEARBY_DECIMALS as D, rounded, roundedAzimuth } from '../../../src/http/routes/nearby/precision.ts'
 import { beforeAll, describe, expect, test } from 'bun:test'
-import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
+import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
+import type { ElementSet } from '../../../src/domain/catalog/elements.ts'
 import { findNearby } from '../../../src/domain/nearby/reference.ts'
 import { compassPoint } from '../../../src/domain/orbit/observing.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
@@ -290,5 +291,26 @@ describe('above', () => {
     const native = await get('/api/v1/satellites/nearby?latitude=0&longitude=0', stale)
     expect(r.status).toBe(422)
     expect(r.body.error).toBe(native.body.metadata.notice)
+  })
+
+  test('a category is judged by its own satellites: answered when they have positions though most of the catalogue has none', async () => {
+    // Only the stations were refreshed: their elements moved to the stale instant, the rest left 175 days old.
+    const at = Date.UTC(2026, 10, 22, 10)
+    const shift = at - Date.UTC(2026, 4, 30, 12)
+    const moved = (e: ElementSet): ElementSet => ({ ...e, epochMs: e.epochMs + shift, epochUs: undefined })
+    const groups = ['stations', 'starlink'].map((group) => ({
+      group,
+      elements: catalog.satellites.filter((s) => s.groups[0] === group).map((s) => (group === 'stations' ? moved(s.elements) : s.elements)),
+    }))
+    const partly = appFor(buildCatalog(groups, { source: 'refresh', obtainedAtMs: at }, at), at)
+    const iss = await get(`${BASE}/above/${NYC.lat}/${NYC.lng}/0/90/2`, partly)
+    expect(iss.status).toBe(200)
+    expect(iss.body.info.category).toBe('ISS')
+    // The whole catalogue, and a category whose satellites are all too old: 422, the notice counting what was asked for.
+    expect((await get(`${BASE}/above/${NYC.lat}/${NYC.lng}/0/90/0`, partly)).status).toBe(422)
+    const starlink = await get(`${BASE}/above/${NYC.lat}/${NYC.lng}/0/90/52`, partly)
+    expect(starlink.status).toBe(422)
+    const members = catalog.satellites.filter((s) => s.groups[0] === 'starlink').length
+    expect(starlink.body.error).toStartWith(`${members} of ${members} satellites of the category Starlink are left out: `)
   })
 })

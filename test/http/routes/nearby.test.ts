@@ -155,7 +155,19 @@ describe('GET /api/v1/satellites/nearby', () => {
     expect(body.metadata.notice).toStartWith(
       `${catalog.size} of ${catalog.size} satellites are left out: ${elementAge} have elements more than 30 days from 2026-11-22T10:00:00.000Z, ${decayed} have decayed by then`,
     )
-    expect(body.metadata.notice).toContain('--snapshot')
+    const dataTime = (await request(app, '/api/v1/service/status')).body.catalog.freshness.dataTime
+    expect(body.metadata.notice).toEndWith(
+      `Load newer data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's (time=${dataTime}), or change --max-element-age.`,
+    )
+    // Following the advice: the sky at the data's own time leaves nothing out.
+    expect((await nearby(`latitude=0&longitude=0&time=${dataTime}`)).body.metadata.leftOut).toEqual({ elementAge: 0, decayed: 0 })
+  })
+
+  test('months before the data: the notice asks for element sets of then, not newer ones (which the refresh and make snapshot fetch)', async () => {
+    const { body } = await nearby('latitude=0&longitude=0&time=2026-01-01T00:00:00Z')
+    expect(body.metadata.leftOut).toEqual({ elementAge: catalog.size, decayed: 0 })
+    expect(body.metadata.notice).toContain("Load element sets of nearer that time (--snapshot; the refresh and make snapshot fetch today's), ask for a time near the data's (time=")
+    expect(body.metadata.notice).not.toContain('newer')
   })
 
   test('with no age limit, decayed satellites are left out and counted, and no height is implausible', async () => {

@@ -36,7 +36,39 @@ describe('GET /api/v1/service/status', () => {
     const { freshness } = (await request(app, '/api/v1/service/status')).body.catalog
     expect(freshness).toMatchObject({ dataAgeDays: 39, withinAgeLimit: 0, stale: true })
     expect(freshness.summary).toStartWith(`Data of ${new Date(NOW - 39 * DAY).toISOString().slice(0, 10)}, 39 days old: 0 of 1 satellites`)
-    for (const way of ['--refresh-url', '--snapshot', 'make snapshot', `time=${new Date(NOW - 39 * DAY).toISOString()}`]) expect(freshness.advice).toContain(way)
+    // The data's own time is its elements' (the median epoch), a day before it was obtained.
+    expect(freshness.dataTime).toBe(new Date(NOW - 40 * DAY).toISOString())
+    for (const way of ['--refresh-url', '--snapshot', 'make snapshot', `time=${freshness.dataTime}`]) expect(freshness.advice).toContain(way)
+  })
+
+  test('files copied months after their elements (dated by their modification time): the advised time is the elements\', where they give positions', async () => {
+    const epochs = [181, 180, 179.5].map((days) => NOW - days * DAY + 17_123)
+    const records = epochs.map((ms, i) => ommRecord({ NORAD_CAT_ID: i + 1, EPOCH: new Date(ms).toISOString().replace('Z', '') }))
+    const catalog = catalogOf({ stations: records }, { source: 'snapshot', obtainedAtMs: NOW - 3_600_000 }, NOW)
+    const app = createApp({ store: new CatalogStore(catalog), clock: () => NOW })
+    const { freshness } = (await request(app, '/api/v1/service/status')).body.catalog
+    expect(freshness).toMatchObject({ dataAgeDays: 0.042, withinAgeLimit: 0, stale: true })
+    // The files' date is not passed off as the elements' age.
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+    expect(freshness.summary).toStartWith(`Data of ${day(NOW - 3_600_000)}, 0 days old (its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`)
+    // Two files written the same day: one date, the oldest named, and the elements' age.
+    const twoFiles = catalogOf(
+      { stations: records.slice(0, 1), weather: records.slice(1) },
+      { source: 'snapshot', obtainedAtMs: NOW - 3_600_000, groupsObtainedAtMs: { stations: NOW - 3_600_000, weather: NOW - 3_599_999 } },
+      NOW,
+    )
+    const twoApp = createApp({ store: new CatalogStore(twoFiles), clock: () => NOW })
+    expect((await request(twoApp, '/api/v1/service/status')).body.catalog.freshness.summary).toStartWith(
+      `Data of ${day(NOW - 3_600_000)} (the oldest, stations, 0 days old; its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`,
+    )
+    // The median epoch, to the minute.
+    expect(freshness.dataTime).toBe(new Date(NOW - 180 * DAY).toISOString())
+    expect(freshness.advice).toContain(`time=${freshness.dataTime}`)
+    const nearby = (await request(app, `/api/v1/satellites/nearby?latitude=0&longitude=0&time=${freshness.dataTime}`)).body
+    expect(nearby.metadata.leftOut).toEqual({ elementAge: 0, decayed: 0 })
+    // At the file's time, every satellite is refused by age.
+    const atFileTime = (await request(app, `/api/v1/satellites/nearby?latitude=0&longitude=0&time=${new Date(NOW - 3_600_000).toISOString()}`)).body
+    expect(atFileTime.metadata.leftOut).toEqual({ elementAge: 3, decayed: 0 })
   })
 
   test('groups obtained at different times (a partial refresh): the freshness describes the oldest data served', async () => {
@@ -101,6 +133,7 @@ describe('GET /api/v1/service/status', () => {
           summary:
             `Data of ${new Date(NOW - DAY).toISOString().slice(0, 10)}, 1 day old: 3 of 3 satellites have elements that can give a position now ` +
             "(positions are given within 30 days of each element set's epoch).",
+          dataTime: new Date(NOW - 3 * DAY).toISOString(),
           advice: null,
         },
       },

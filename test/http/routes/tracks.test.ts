@@ -157,7 +157,9 @@ describe('GeoJSON', () => {
 
 describe('bad requests', () => {
   test.each([
-    ['from=2026-05-31T00:10:00Z&to=2026-05-31T00:00:00Z', 400, 'to must not be before from'],
+    ['from=2026-05-31T00:10:00Z&to=2026-05-31T00:00:00Z', 400, 'to (2026-05-31T00:00:00.000Z) must not be before from (2026-05-31T00:10:00.000Z)'],
+    // `to` alone: from is now (the app's clock, 2026-05-31T06:00Z), and the message says so.
+    ['to=2026-05-31T05:00:00Z', 400, 'to (2026-05-31T05:00:00.000Z) must not be before from (not given: now, 2026-05-31T06:00:00.000Z)'],
     ['from=2026-05-31T00:00:00Z&to=2026-06-30T00:00:00Z', 400, 'give 43201 points; at most 10000'],
     ['from=2026-05-31T00:00:00Z&to=2026-05-31T02:46:40Z&step=1', 400, 'give 10001 points; at most 10000'],
   ])('%s → %i', async (query, status, message) => {

@@ -17,7 +17,7 @@ import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { leftOutNotice } from '../nearby/index.ts'
-import { categoryOf, inCategory } from './n2yo-categories.ts'
+import { ANY_CATEGORY, categoryOf, inCategory, type N2yoCategory } from './n2yo-categories.ts'
 import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
 export const N2YO_PREFIX = '/rest/v1/satellite'
@@ -267,13 +267,38 @@ function visualPass(pass: Pass, minSeconds: number, sky: (ms: number) => { azimu
   }
 }
 
+/** The catalogue indices of each category's satellites, per catalogue (found once: a category's test reads names). */
+const categoryMembers = new WeakMap<Catalog, Map<N2yoCategory, number[]>>()
+
+/** `leftOutNotice` for the satellites of a category: by the age and decay rules, as /nearby counts them. */
+function categoryLeftOutNotice(catalog: Catalog, category: N2yoCategory, ms: number): string | null {
+  let byCategory = categoryMembers.get(catalog)
+  if (byCategory === undefined) categoryMembers.set(catalog, (byCategory = new Map()))
+  let members = byCategory.get(category)
+  if (members === undefined) {
+    members = catalog.satellites.flatMap((s, i) => (inCategory(s, category) ? [i] : []))
+    byCategory.set(category, members)
+  }
+  const leftOut = { elementAge: 0, decayed: 0 }
+  for (const i of members) {
+    const refusal = catalog.validity.refusalAt(i, catalog.satrecAt(i), ms)
+    if (refusal?.kind === 'element-age') leftOut.elementAge++
+    else if (refusal?.kind === 'decayed') leftOut.decayed++
+  }
+  return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}` })
+}
+
 function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number, set: AnswerSet) {
   const observer = observerOf(args)
   // N2YO's radius is measured from the zenith: 90 is the whole sky above the horizon (and 180, which clients send, too).
   const radius = Math.min(90, boundedNumber('search_radius', args.search_radius, 0, 180, { unit: 'degrees from the zenith' }))
   const category = categoryOf(args.category_id!)
   const ms = unixSecondsFloor(nowMs) * 1000
-  const notice = leftOutNotice(catalog, catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i)), ms)
+  // Stale data: a 422 when most of what was asked for (the catalogue, or the category's satellites) has no position.
+  const notice =
+    category === ANY_CATEGORY
+      ? leftOutNotice(catalog, catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i)), ms)
+      : categoryLeftOutNotice(catalog, category, ms)
   if (notice !== null) throw new ApiError(422, notice)
   engine.prefetch(catalog, NearbyEngine.gridBefore(ms) + 2 * TABLE_STEP_MS)
   const { entries } = engine.find(catalog, {
@@ -319,7 +344,7 @@ const DESCRIPTIONS: Record<Endpoint, { summary: string; description: string }> =
   above: {
     summary: 'N2YO: satellites above an observer',
     description:
-      'Satellites within `search_radius` degrees of the zenith (0..90; more, such as 180, is 90: the whole sky above the horizon), of `category_id` (0, an unknown number or text: all), highest first. A category is recognised by the CelesTrak group its satellites were loaded from or by their names (docs/compat.md). `launchDate` is always "" (not in element sets). 422 `{"error"}` when most of the catalogue has no valid position now (stale data).',
+      'Satellites within `search_radius` degrees of the zenith (0..90; more, such as 180, is 90: the whole sky above the horizon), of `category_id` (0, an unknown number or text: all), highest first. A category is recognised by the CelesTrak group its satellites were loaded from or by their names (docs/compat.md). `launchDate` is always "" (not in element sets). 422 `{"error"}` when most of the catalogue (for a category: most of its satellites) has no valid position now (stale data).',
   },
 }
 

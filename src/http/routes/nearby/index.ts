@@ -7,7 +7,7 @@ import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { soon } from '../../../io/schedule.ts'
 import { prepareResonance } from '../../../domain/orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { frequencyParam, instantOf, leftOutAdvice, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
@@ -70,20 +70,27 @@ export function nearbyAnswer(
   }
 }
 
-/** When at least half the catalogue is left out (elements too old, or decayed): why, and what to do; else null. */
-export function leftOutNotice(catalog: Catalog, leftOut: { elementAge: number; decayed: number }, instantMs: number): string | null {
+/**
+ * When at least half the catalogue, or of `selection` (its size and how to name
+ * it), is left out (elements too old, or decayed): why, and what to do; else null.
+ */
+export function leftOutNotice(
+  catalog: Catalog,
+  leftOut: { elementAge: number; decayed: number },
+  instantMs: number,
+  selection: { size: number; named: string } = { size: catalog.size, named: '' },
+): string | null {
   const out = leftOut.elementAge + leftOut.decayed
-  if (out * 2 < catalog.size || catalog.size === 0) return null
+  if (out * 2 < selection.size || selection.size === 0) return null
   const maxAgeMs = catalog.validity.policy.maxElementAgeMs
   const reasons = [
     ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${new Date(instantMs).toISOString()}`] : []),
     ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
-  const side = instantMs >= catalog.origin.obtainedAtMs ? 'newer' : 'older'
   return (
-    `${out} of ${catalog.size} satellites are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
-    `Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
+    `${out} of ${selection.size} satellites${selection.named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
+    leftOutAdvice(catalog, instantMs)
   )
 }
 

@@ -54,7 +54,10 @@ export const NearbyResponseSchema = t.Object({
         elementAge: Type.Integer({ description: 'Satellites whose elements are further from this instant than the age limit' }),
         decayed: Type.Integer({ description: 'Satellites decayed by this instant' }),
       },
-      { description: 'Satellites of the catalogue not considered at all, by reason (wherever they are in the sky)' },
+      {
+        description:
+          'Satellites of the catalogue not considered at all, by reason (wherever they are in the sky); those SGP4 gives no plausible position at this instant are left out too, not counted',
+      },
     ),
     frequency: t.Optional(t.Number({ description: 'MHz: the `frequency` asked for (each entry then has dopplerShiftHz)' })),
     maxElementAgeDays: t.Nullable(t.Number({ description: 'The age limit on element sets, days (--max-element-age); null: none' })),

@@ -39,7 +39,11 @@ export const CatalogStatusSchema = t.Object(
         decayed: Type.Integer({ description: 'Satellites decayed by now' }),
         stale: t.Boolean({ description: 'The oldest data is over 14 days old, or fewer than half the satellites can give a position now' }),
         summary: t.String({ description: "The data's date and age, and what it means for positions now" }),
-        advice: t.Nullable(t.String({ description: 'When stale: how to load newer data, or look at the data’s own time' })),
+        dataTime: t.String({
+          format: 'date-time',
+          description: "The data's own time, to the minute: the median of the element sets' epochs (a file's time may be months after its elements')",
+        }),
+        advice: t.Nullable(t.String({ description: 'When stale: how to load newer data, or look at the sky at dataTime' })),
       },
       { description: "The data's age now and what it means: the same text as the page and the start log" },
     ),

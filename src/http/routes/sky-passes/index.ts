@@ -7,7 +7,7 @@ import { findSkyPasses, type SkyPassesAnswer, type SkyPassesPlan } from '../../.
 import { VERSION } from '../../../io/version.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
+import { frequencyParam, instantOf, leftOutAdvice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
 import { calendarResponse, passesCalendar } from '../passes/ics.ts'
 import { noPositionJson } from '../passes/model.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
@@ -226,9 +226,8 @@ function leftOutNotice(catalog: Catalog, answer: SkyPassesAnswer, group: string 
     ...(decayed > 0 ? [`${decayed} have decayed by then`] : []),
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
-  const side = startMs >= catalog.origin.obtainedAtMs ? 'newer' : 'older'
   return (
     `${out} of ${selected} satellites${group === undefined ? '' : ` of the group "${group}"`} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
-    `Load ${side} data (--snapshot, --refresh-url, make snapshot), ask for a time near the data's, or change --max-element-age.`
+    leftOutAdvice(catalog, startMs)
   )
 }

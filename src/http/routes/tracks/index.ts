@@ -47,7 +47,10 @@ export function tracksModule(context: ModuleContext) {
       const fromMs = instantOf(query.from, clock).getTime()
       const oneOrbitMs = Math.round(satellite.orbitalParams.orbitalPeriod * 60_000)
       const toMs = query.to !== undefined ? Date.parse(query.to) : fromMs + Math.min(oneOrbitMs, (MAX_TRACK_POINTS - 1) * stepMs)
-      if (toMs < fromMs) throw new ApiError(400, 'to must not be before from')
+      if (toMs < fromMs) {
+        const from = query.from === undefined ? `from (not given: now, ${new Date(fromMs).toISOString()})` : `from (${new Date(fromMs).toISOString()})`
+        throw new ApiError(400, `to (${new Date(toMs).toISOString()}) must not be before ${from}`)
+      }
       const count = sampleCount(fromMs, toMs, stepMs)
       if (count > MAX_TRACK_POINTS) {
         throw new ApiError(400, `from, to and step give ${count} points; at most ${MAX_TRACK_POINTS} (raise step or shorten the interval)`)
