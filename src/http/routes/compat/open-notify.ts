@@ -292,4 +292,4 @@ export function openNotifyModule(context: ModuleContext) {
 }
 
 /** The folders of the family's paths (`/iss-now/`, `/iss/`, `/astros/`): what else is asked under them is a 404 in its body. */
-const OPEN_NOTIFY_FOLDERS = [ISS_NOW_PATHS[1], ISS_PASS_PATHS[1], ASTROS_PATHS[1]]
+const OPEN_NOTIFY_FOLDERS = [ISS_NOW_PATHS, ISS_PASS_PATHS, ASTROS_PATHS].map((paths) => paths[1])

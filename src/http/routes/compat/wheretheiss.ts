@@ -292,4 +292,4 @@ export function whereTheIssModule(context: ModuleContext) {
 }
 
 /** The paths of the family, as its 404 lists them. */
-const WHERETHEISS_PATHS = ['/v1/satellites', '/v1/satellites/{id}', '/v1/satellites/{id}/positions', '/v1/satellites/{id}/tles', '/v1/coordinates/{lat},{lon}']
+const WHERETHEISS_PATHS = ['/v1/satellites', '/v1/satellites/{id}', '/v1/satellites/{id}/positions', '/v1/satellites/{id}/tles', '/v1/coordinates/{lat},{lon}'] as const
