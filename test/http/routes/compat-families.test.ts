@@ -100,7 +100,7 @@ describe('mounted families', () => {
       if (family === 'wheretheiss') expect(r.body.status).toBe(404)
       if (family === 'open-notify') expect(r.body.message).toBe('failure')
       expect(message(r.body)).toMatch(/^no such /)
-      if (family !== 'n2yo') expect(message(r.body)).toContain(path.split('?')[0])
+      if (family !== 'n2yo') expect(message(r.body)).toContain(path.split('?')[0]!)
       const off = await request(appWith(COMPAT_FAMILIES.filter((f) => f !== family)), path)
       expect({ path, status: off.status, body: off.body }).toEqual({ path, status: 404, body: { message: expect.stringMatching(/^no such path/), statusCode: 404 } })
     }
