@@ -28,6 +28,7 @@ import { soon } from './io/schedule.ts'
 import { warmUp } from './io/warm-up.ts'
 import { eventLoopDone, stopOnSignals, stopSelf } from './io/shutdown.ts'
 import { supervise } from './io/supervise.ts'
+import { isHostName, unresolvedHost } from './io/listen-host.ts'
 import { WorkerLink, workerIdentity } from './io/worker-link.ts'
 import { freshness } from './domain/orbit/freshness.ts'
 import { versionText } from './io/version.ts'
@@ -49,6 +50,12 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 // This process is a worker of an instance when its supervisor said so (WORKER_ENV) and opened the channel to it.
 const worker = process.send ? workerIdentity(process.env) : null
 log.configure({ level: config.logLevel, format: config.logFormat, context: worker ? { worker: worker.slot } : null })
+// A --host name that does not resolve stops the start at once (before the catalogue, or any worker, is started).
+const hostProblem = worker === null ? await unresolvedHost(config.host) : null
+if (hostProblem !== null) {
+  console.error(`sattrack: --host ${config.host}: ${hostProblem}`)
+  process.exit(2)
+}
 const workers = config.workers === 'auto' ? availableParallelism() : config.workers
 if (worker === null && workers > 1) {
   // The supervisor serves nothing and never listens: the normal JIT policy from now on (see below).
@@ -203,13 +210,16 @@ try {
   })
 } catch (error) {
   // A taken port, or one this user may not bind, is a failure of the run (1). Anything else means the address
-  // cannot be used here: a bad --host value (2; Bun reports a name that does not resolve as ENOTTY).
+  // cannot be used here: a bad --host value (2). Bun reports a name that does not resolve as ENOTTY or EINVAL
+  // (checked before the start, but a resolver may change its mind): said plainly, not as that errno.
   const code = (error as { code?: string }).code
   const portProblem = code === 'EADDRINUSE' || code === 'EACCES'
   console.error(
     portProblem
       ? `sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`
-      : `sattrack: --host ${config.host}: not an address of this machine, nor a name that resolves to one (${message(error)})`,
+      : isHostName(config.host) && code !== 'EADDRNOTAVAIL'
+        ? `sattrack: --host ${config.host}: the name does not resolve to an address`
+        : `sattrack: --host ${config.host}: not an address of this machine, nor a name that resolves to one (${message(error)})`,
   )
   process.exit(portProblem ? 1 : 2)
 }

@@ -169,6 +169,16 @@ describe('command line', () => {
     expect({ exitCode: r.exitCode, signal: r.signal }).toEqual({ exitCode: 2, signal: null })
     expect(r.stderr.trimEnd().split('\n').at(-1)).toMatch(/^sattrack: --host 192\.0\.2\.1: not an address of this machine, nor a name that resolves to one \(EADDRNOTAVAIL/)
   }, SLOW)
+
+  test('a --host name that does not resolve (nosuchhost.invalid: reserved, never resolves; the resolver is not asked): exit 2 at once, one plain line, no errno', async () => {
+    for (const workers of ['1', '2']) {
+      const r = await runToExit(['--host', 'nosuchhost.invalid', '--port', '0', '--workers', workers], childEnv({}))
+      expect({ workers, exitCode: r.exitCode, signal: r.signal }).toEqual({ workers, exitCode: 2, signal: null })
+      // Before the catalogue is loaded or any worker started: nothing else is written.
+      expect(r.stderr).toBe('sattrack: --host nosuchhost.invalid: the name does not resolve to an address (names under .invalid never do)\n')
+      expect(r.stdout).toBe('')
+    }
+  }, SLOW)
 })
 
 describe('HTTP, embedded catalogue', () => {

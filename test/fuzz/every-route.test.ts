@@ -166,9 +166,13 @@ async function check(target: Target, shape: RouteShape, input: RequestInput): Pr
     } catch {
       throw new Error(`error without the JSON error body: ${where}`)
     }
-    const own = shape.schemas[String(response.status)]
+    // The route's own error body; or, when the path, once normalised (a `%2E` or `..` segment resolved), falls
+    // under a family's catch-all route instead (`/v1/*`: its unknown paths), that route's.
+    const pathname = new URL(url).pathname
+    const catchAlls = shapes(target).filter((s) => s.path.endsWith('/*') && pathname.startsWith(s.path.slice(0, -1)))
+    const owns = [shape, ...catchAlls].map((s) => s.schemas[String(response.status)]).filter((schema) => schema !== undefined)
     const isErrorBody = (b: any) => b?.statusCode === response.status && typeof b?.message === 'string' && b.message !== ''
-    if (own ? !Value.Check(own, body) && !isErrorBody(body) : !isErrorBody(body)) {
+    if (!owns.some((schema) => Value.Check(schema, body)) && !isErrorBody(body)) {
       throw new Error(`malformed error body: ${where}`)
     }
   }

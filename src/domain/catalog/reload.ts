@@ -16,7 +16,10 @@ import { believableDate, type StartWarning } from './startup.ts'
 export interface ReloadChanges {
   /** Groups the file gave: it obtained them later than the catalogue held them, or the catalogue had none. */
   groupsReplaced: string[]
-  /** Groups the file holds that the catalogue keeps (held data obtained later, or the same). */
+  /**
+   * Every other group the catalogue holds or the file names, kept as it was: held data obtained
+   * later or the same, or a file with no valid set for it (unreadable, empty) or none at all.
+   */
   groupsKept: string[]
   satellitesBefore: number
   satellitesAfter: number
@@ -69,7 +72,10 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
     return g.elements!.some((e) => !ids.has(e.noradId))
   }
   const groupsReplaced = groups.filter((g) => overlaid.fromLayer[g.group] === 1 && differs(g)).map((g) => g.group)
-  const groupsKept = groups.map((g) => g.group).filter((g) => !groupsReplaced.includes(g))
+  // Every group the catalogue goes on holding as it was: those held (a file that could not be read leaves its group
+  // as it was) and those of the file, less the replaced ones.
+  const everyGroup = [...new Set([...held.map((h) => h.group), ...groups.map((g) => g.group)])].sort()
+  const groupsKept = everyGroup.filter((g) => !groupsReplaced.includes(g))
   const next = catalogOf(overlaid, nowMs)
   let added = 0
   let elementsChanged = 0
@@ -87,7 +93,7 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
   const changes: ReloadChanges = {
     // Nothing is swapped when no satellite changes: then no group is replaced either.
     groupsReplaced: unchanged ? [] : groupsReplaced,
-    groupsKept: unchanged ? groups.map((g) => g.group) : groupsKept,
+    groupsKept: unchanged ? everyGroup : groupsKept,
     satellitesBefore: current.size,
     satellitesAfter: next.size,
     added,

@@ -65,8 +65,22 @@ export function hostProblem(host: string): string | null {
   return null
 }
 
-/** Shortens a client-sent value for an error message (printable ASCII, at most 64 characters). */
+/** The most characters of a client-sent value an error message shows. */
+const MAX_SHOWN = 64
+const PRINTABLE = /^[\x20-\x7e]$/
+const utf8 = new TextEncoder()
+
+/**
+ * A client-sent value for an error message: printable ASCII as it is, any other
+ * character percent-encoded as a client sends it (a NUL is `%00`, `é` is `%C3%A9`),
+ * cut after at most 64 characters (never inside an escape) with `…`.
+ */
 export function shown(value: string): string {
-  const printable = value.replace(/[^\x20-\x7e]/g, '?')
-  return printable.length > 64 ? `${printable.slice(0, 64)}…` : printable
+  let out = ''
+  for (const char of value) {
+    const piece = PRINTABLE.test(char) ? char : Array.from(utf8.encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('')
+    if (out.length + piece.length > MAX_SHOWN) return `${out}…`
+    out += piece
+  }
+  return out
 }

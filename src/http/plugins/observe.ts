@@ -24,6 +24,30 @@ const MAX_LOGGED_PATH = 1024
  * `/v1/coordinates/{lat},{lon}`): the access log writes their route pattern instead.
  */
 const PRIVATE_PATH_ROUTE = /\/:(observer_lat|coordinates)(\/|$)|\/rest\/v1\/satellite\/(\*|tle\/:id)$/
+/**
+ * The prefixes of those routes' paths: a path under one that matched none of them (a near-miss such as
+ * `/v1/coordinates/48.85,2.35/x`, another case, doubled slashes, the family switched off) is written as
+ * the prefix and `…`, since what follows may hold the place or the key all the same.
+ */
+const PRIVATE_PATH_PREFIXES = ['/rest/v1/satellite/', '/v1/coordinates/'] as const
+
+/** A path as the router might have read it, to compare with the prefixes: escapes decoded, lower case, single slashes. */
+function loosely(path: string): string {
+  let decoded = path
+  try {
+    decoded = decodeURIComponent(path)
+  } catch {}
+  return decoded.toLowerCase().replace(/\/{2,}/g, '/')
+}
+
+/** What the access log writes for a request's path: the route pattern or the prefix of a route that carries a place or a key, else the path (cut when long). */
+export function loggedPath(route: string, path: string): string {
+  if (PRIVATE_PATH_ROUTE.test(route)) return route
+  const near = loosely(path)
+  const prefix = PRIVATE_PATH_PREFIXES.find((p) => near.startsWith(p))
+  if (prefix !== undefined) return `${prefix}…`
+  return path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path
+}
 
 /** Request counts and latencies, labelled so that the number of series stays bounded. */
 export class HttpMetrics {
@@ -86,7 +110,7 @@ export function observe({ metrics, accessLog, log = defaultLog, early }: Observe
     if (accessLog) {
       log.access('request', {
         method: request.method,
-        path: PRIVATE_PATH_ROUTE.test(route) ? route : path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
+        path: loggedPath(route, path),
         route,
         status,
         durationMs: Math.round(seconds * 1e5) / 100,

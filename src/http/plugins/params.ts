@@ -266,7 +266,9 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
           Object.assign(params, parseEntries(pathEntries, valuesOf))
         }
         if (queryEntries) {
-          const search = searchParamsOf(request.url)
+          const raw = rawQueryOf(request.url)
+          if (raw?.includes('%')) refuseBadEncoding(raw, spec.query!)
+          const search = raw === null ? null : new URLSearchParams(raw)
           Object.assign(query, parseEntries(queryEntries, search ? (name) => search.getAll(name) : () => NONE))
         }
       },
@@ -276,12 +278,39 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
 
 const NONE: readonly string[] = []
 
-/** The query of a URL, without parsing the rest of it (cheaper than `new URL`); null when there is none. */
-function searchParamsOf(url: string): URLSearchParams | null {
+/** The query of a URL as sent, without parsing the rest of it (cheaper than `new URL`); null when there is none. */
+function rawQueryOf(url: string): string | null {
   const start = url.indexOf('?')
   if (start < 0) return null
   const end = url.indexOf('#', start)
-  return new URLSearchParams(end < 0 ? url.slice(start + 1) : url.slice(start + 1, end))
+  return end < 0 ? url.slice(start + 1) : url.slice(start + 1, end)
+}
+
+/** A query name or value decoded as a form does (`+` a space), or null when it is not valid percent-encoding (of UTF-8). */
+function formDecoded(text: string): string | null {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '))
+  } catch {
+    return null
+  }
+}
+
+/**
+ * URLSearchParams keeps a malformed escape (`%ZZ`, `%FF`) as it is, so a value of
+ * free text would be taken literally: a name, or the value of a declared parameter,
+ * that is not valid percent-encoding is a 400 that names it and says so.
+ * (The value of a parameter the route does not declare is ignored, as that parameter is.)
+ */
+function refuseBadEncoding(query: string, specs: Record<string, ParamSpec>): void {
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=')
+    const rawName = eq < 0 ? pair : pair.slice(0, eq)
+    const name = formDecoded(rawName)
+    if (name === null) throw new ApiError(400, `a query parameter name must be valid percent-encoding (got "${shown(rawName)}")`)
+    if (eq < 0 || !Object.hasOwn(specs, name)) continue
+    const rawValue = pair.slice(eq + 1)
+    if (formDecoded(rawValue) === null) throw new ApiError(400, `${describe(name, specs[name]!)} (got "${shown(rawValue)}", which is not valid percent-encoding)`)
+  }
 }
 
 function decodePathSegment(segment: string): string {

@@ -282,6 +282,45 @@ describe('every route of the app', () => {
     expect(failures).toEqual([])
   })
 
+  test("a query value that is not valid percent-encoding fails its parameter's rule, saying so and naming it; so does a name", async () => {
+    const failures: string[] = []
+    let checked = 0
+    for (const [path, declared] of routes) {
+      for (const parameter of declared.filter((p) => p.in === 'query')) {
+        const rule = refusals(parameter)[0]![1]
+        for (const raw of ['%ZZ', '%99%2C%F0', '%E0%A4', 'a%', '%FF']) {
+          const url = urlOf(path, declared, { [parameter.name]: null }, `${parameter.name}=${raw}`)
+          const { status, body } = await request(app, url)
+          checked++
+          const ending = `(got "${raw}", which is not valid percent-encoding)`
+          if (status !== 400 || Object.keys(body ?? {}).length !== 2 || body.statusCode !== 400 || !body.message.startsWith(rule) || !body.message.endsWith(ending)) failures.push(`${url} → ${status} ${JSON.stringify(body)}; expected 400 "${rule}… ${ending}"`)
+        }
+      }
+      if (!declared.some((p) => p.in === 'query')) continue
+      const url = urlOf(path, declared, {}, 'x%ZZ=1')
+      const { status, body } = await request(app, url)
+      if (status !== 400 || body?.message !== 'a query parameter name must be valid percent-encoding (got "x%ZZ")') failures.push(`${url} → ${status} ${JSON.stringify(body)}`)
+    }
+    expect(checked).toBeGreaterThanOrEqual(50)
+    expect(failures).toEqual([])
+  })
+
+  test('a refused value is shown as the client sent it: anything but printable ASCII percent-encoded, never a stand-in', async () => {
+    const cases: [string, string][] = [
+      ['/api/v1/satellites/%00', '(got "%00")'],
+      ['/api/v1/satellites/25544%0A', '(got "25544%0A")'],
+      ['/api/v1/satellites/%C3%A9t%C3%A9', '(got "%C3%A9t%C3%A9")'],
+      ['/api/v1/satellites/25544/geoposition?time=2026%E2%80%9105', '(got "2026%E2%80%9105")'],
+    ]
+    for (const [url, ending] of cases) {
+      const { status, body } = await request(app, url)
+      expect({ url, status, ends: String(body?.message).endsWith(ending) }).toEqual({ url, status: 400, ends: true })
+    }
+    expect(shown(`${'x'.repeat(62)}\u00e9`)).toBe(`${'x'.repeat(62)}…`) // never cut inside an escape
+    expect(shown(`${'x'.repeat(58)}\u00e9`)).toBe(`${'x'.repeat(58)}%C3%A9`)
+    expect(shown('\ud800')).toBe('%EF%BF%BD') // a lone surrogate: as a URL would carry it
+  })
+
   test('each required query parameter missing, and each query parameter given twice: a 400 that says so', async () => {
     const failures: string[] = []
     for (const [path, declared] of routes) {

@@ -9,7 +9,7 @@ import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { parseConfig } from '../../../src/config.ts'
 import { log } from '../../../src/io/log.ts'
-import type { CompatFamily } from '../../../src/http/routes/compat/families.ts'
+import { COMPAT_FAMILIES, type CompatFamily } from '../../../src/http/routes/compat/families.ts'
 import { embeddedCatalog, request } from '../../helpers/catalog.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6, 0, 0, 437)
@@ -81,6 +81,31 @@ describe('mounted families', () => {
     expect((await request(none, '/api/v1/satellites/25544')).status).toBe(200)
   })
 
+  test("an unknown path under a family's prefix is a 404 in the family's body; switched off, the service's", async () => {
+    const cases: [CompatFamily, string, (body: any) => string][] = [
+      ['n2yo', '/rest/v1/satellite/unknown/1', (b) => b.error],
+      ['wheretheiss', '/v1/satellites/25544/unknown', (b) => b.error],
+      ['wheretheiss', '/v1/unknown', (b) => b.error],
+      ['wheretheiss', '/v1/coordinates/48.85,2.35/x', (b) => b.error],
+      ['open-notify', '/iss-now/v2/', (b) => b.reason],
+      ['open-notify', '/iss/unknown?callback=cb', (b) => b.reason],
+      ['open-notify', '/astros/v1/x', (b) => b.reason],
+    ]
+    const all = appWith()
+    for (const [family, path, message] of cases) {
+      const r = await request(all, path)
+      expect({ path, status: r.status, type: r.headers.get('content-type') }).toEqual({ path, status: 404, type: 'application/json; charset=utf-8' })
+      const shape = { n2yo: ['error'], wheretheiss: ['error', 'status'], 'open-notify': ['message', 'reason'] }[family]
+      expect({ path, keys: Object.keys(r.body) }).toEqual({ path, keys: shape })
+      if (family === 'wheretheiss') expect(r.body.status).toBe(404)
+      if (family === 'open-notify') expect(r.body.message).toBe('failure')
+      expect(message(r.body)).toMatch(/^no such /)
+      if (family !== 'n2yo') expect(message(r.body)).toContain(path.split('?')[0]!)
+      const off = await request(appWith(COMPAT_FAMILIES.filter((f) => f !== family)), path)
+      expect({ path, status: off.status, body: off.body }).toEqual({ path, status: 404, body: { message: expect.stringMatching(/^no such path/), statusCode: 404 } })
+    }
+  })
+
   test('each family is a section of the OpenAPI document: a tag with a description, on its documented operations only', async () => {
     const spec = (await request(appWith(), '/openapi/json')).body
     for (const family of Object.keys(SAMPLES)) expect(spec.tags.find((t: any) => t.name === family)?.description).toMatch(/^Compatible with /)
@@ -120,7 +145,7 @@ describe('mounted families', () => {
 })
 
 describe('refusals', () => {
-  test('show the value received as the native routes do: printable ASCII, cut after 64 characters', async () => {
+  test('show the value received as the native routes do: printable ASCII, the rest percent-encoded, cut after 64 characters', async () => {
     const app = appWith()
     const long = `${'x'.repeat(70)}\u00e9`
     const native = await request(app, `/api/v1/satellites/nearby?latitude=0&longitude=0&mode=${encodeURIComponent(long)}`)
@@ -130,7 +155,7 @@ describe('refusals', () => {
     expect(compat.status).toBe(400)
     expect(compat.body.error).toBe(`units must be kilometers or miles (got ${cut})`)
     const odd = await request(app, `/v1/satellites/25544?units=km%00%C3%A9`)
-    expect(odd.body.error).toBe('units must be kilometers or miles (got "km??")')
+    expect(odd.body.error).toBe('units must be kilometers or miles (got "km%00%C3%A9")')
   })
 })
 
@@ -160,6 +185,38 @@ describe('the access log', () => {
       '/v1/satellites/25544',
     ])
     // Everything but the timings (a durationMs of 2.35 is no place): no key, no coordinate, in any field.
+    const written = entries.map(({ durationMs, time, ...rest }) => JSON.stringify(rest)).join('\n')
+    for (const secret of ['SECRET', '48.85', '2.35']) expect(written).not.toContain(secret)
+  })
+
+  test('a path under those routes\' prefixes that matches none of them (a near-miss, another case, the family off) is written as the prefix and …, never the place', async () => {
+    const lines: string[] = []
+    log.configure({ sink: (line) => lines.push(line) })
+    try {
+      const app = appWith(undefined, true, true)
+      for (const path of ['/v1/coordinates/48.856613,2.352222/x', '/V1/Coordinates/48.856613,2.352222', '//v1/coordinates/48.856613,2.352222', '/v1/%63oordinates/48.856613,2.352222', '/rest/v1/satellite//positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY']) {
+        await request(app, path)
+      }
+      const off = appWith(['open-notify'], true, true)
+      await request(off, '/rest/v1/satellite/positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY')
+      await request(off, '/v1/coordinates/48.856613,2.352222')
+      // Paths elsewhere are written as they are.
+      await request(off, '/v1/satellites/25544/x')
+      await Bun.sleep(20)
+    } finally {
+      log.configure({ sink: null })
+    }
+    const entries = lines.map((l) => JSON.parse(l))
+    expect(entries.map((e) => [e.path, e.status])).toEqual([
+      ['/v1/coordinates/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/rest/v1/satellite/*', 404],
+      ['/rest/v1/satellite/…', 404],
+      ['/v1/coordinates/…', 404],
+      ['/v1/satellites/25544/x', 404],
+    ])
     const written = entries.map(({ durationMs, time, ...rest }) => JSON.stringify(rest)).join('\n')
     for (const secret of ['SECRET', '48.85', '2.35']) expect(written).not.toContain(secret)
   })

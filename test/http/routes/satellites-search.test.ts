@@ -119,6 +119,24 @@ describe('bad parameters', () => {
 })
 
 describe('representations', () => {
+  test('a search or group that is not valid percent-encoding is a 400 naming it and the value, not an empty list; well-encoded text is searched', async () => {
+    for (const [query, message] of [
+      ['search=%ZZ', 'search must be 1 to 100 characters (got "%ZZ", which is not valid percent-encoding)'],
+      ['group=%ZZ', 'group must be 1 to 100 characters (got "%ZZ", which is not valid percent-encoding)'],
+      ['group=weather&search=iss%', 'search must be 1 to 100 characters (got "iss%", which is not valid percent-encoding)'],
+      ['search=%FF', 'search must be 1 to 100 characters (got "%FF", which is not valid percent-encoding)'],
+      ['sea%ZZrch=iss', 'a query parameter name must be valid percent-encoding (got "sea%ZZrch")'],
+    ]) {
+      const r = await list(query!)
+      expect({ query, status: r.status, body: r.body }).toEqual({ query, status: 400, body: { message, statusCode: 400 } })
+    }
+    // Well-encoded: `%20` and `+` are spaces, `%25` a percent sign; an unknown parameter's value is ignored, as it is.
+    const spaced = idsOf((await list('search=iss%20(zarya)')).body)
+    expect(spaced.length).toBeGreaterThan(0)
+    expect(idsOf((await list('search=iss+(zarya)&utm=%ZZ')).body)).toEqual(spaced)
+    expect((await list('search=100%25')).status).toBe(200)
+  })
+
   test('without filters the whole catalogue comes as before; unknown parameters do not make a search', async () => {
     const plain = await request(app, '/api/v1/satellites')
     const other = await list('foo=bar')

@@ -9,7 +9,7 @@ import { Elysia, t } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import type { Pass } from '../../../domain/orbit/passes.ts'
 import type { Observer } from '../../../domain/orbit/sky.ts'
-import { shown } from '../../plugins/edge.ts'
+import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, requirePosition, responseSchemas } from '../common.ts'
@@ -278,5 +278,18 @@ export function openNotifyModule(context: ModuleContext) {
       },
     )
   }
+  // Any other path under the family's folders (`/iss-now/v2/`, `/iss/foo`): a 404 in the family's body, as its clients read errors.
+  for (const folder of OPEN_NOTIFY_FOLDERS) {
+    app.get(
+      `${folder}*`,
+      route((request) => {
+        throw new ApiError(404, `no such Open Notify path: ${shown(requestPath(request.url))} (this service answers ${[ISS_NOW_PATHS, ISS_PASS_PATHS, ASTROS_PATHS].flat().join(', ')})`)
+      }),
+      { response: responseSchemas(context, { 400: OpenNotifyErrorSchema, 404: OpenNotifyErrorSchema }), detail: { hide: true } },
+    )
+  }
   return app
 }
+
+/** The folders of the family's paths (`/iss-now/`, `/iss/`, `/astros/`): what else is asked under them is a 404 in its body. */
+const OPEN_NOTIFY_FOLDERS = [ISS_NOW_PATHS, ISS_PASS_PATHS, ASTROS_PATHS].map((paths) => paths[1])

@@ -10,7 +10,7 @@ import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
 import { footprintKm, julianDate, subsolarPoint } from '../../../domain/orbit/observing.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, sunPositionAu } from '../../../domain/orbit/sky.ts'
-import { shown } from '../../plugins/edge.ts'
+import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
@@ -280,4 +280,16 @@ export function whereTheIssModule(context: ModuleContext) {
         },
       },
     )
+    // Any other path under /v1/ (`/v1/satellites/25544/unknown`, a wrong segment count): a 404 in the family's body, as its clients read errors.
+    .get(
+      '/*',
+      ({ request, set }: Ctx) =>
+        inFamilyShape(set, shaped, () => {
+          throw new ApiError(404, `no such wheretheiss.at path: ${shown(requestPath(request.url))} (this service answers ${WHERETHEISS_PATHS.join(', ')})`)
+        }),
+      { response: responseSchemas(context, { 404: WhereTheIssErrorSchema }), detail: { hide: true } },
+    )
 }
+
+/** The paths of the family, as its 404 lists them. */
+const WHERETHEISS_PATHS = ['/v1/satellites', '/v1/satellites/{id}', '/v1/satellites/{id}/positions', '/v1/satellites/{id}/tles', '/v1/coordinates/{lat},{lon}'] as const
