@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { brotliDecompressSync } from 'node:zlib'
 import { CHROMIUM, CHROMIUM_ARGS, call, LOOPBACK, mediaType, ROOT, requireChromium, type Service, startService } from './harness.ts'
+import { Validator } from '@seriousme/openapi-schema-validator'
 
 // Generous: these start processes and a browser; nothing here measures speed.
 setDefaultTimeout(30_000)
@@ -129,6 +130,12 @@ describe('GET /openapi/json', () => {
     const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'))
     expect(spec.info.version).toBe(version)
     expect(spec.info.title).toBeString()
+  })
+
+  test('is valid OpenAPI 3.1 by the specification\'s own JSON schema (as code generators read it)', async () => {
+    const result = await new Validator().validate(structuredClone(spec))
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
   })
 
   test('lists every /api/v1 path of docs/contract.md part 1 with GET and its parameters', () => {

@@ -234,7 +234,8 @@ export function openNotifyModule(context: ModuleContext) {
           description:
             'The sub-satellite point of the ISS at the current second, its coordinates as strings with 4 decimals, as Open Notify sends them. 422 `{"message": "failure", "reason"}` when it has no valid position now (element age, decay).',
           'x-parameters': [callbackParam],
-          hide: path !== ISS_NOW_PATHS[0],
+          // Only the first path is documented (no `hide: false` either: OpenAPI 3.1 allows no unknown keys).
+          ...(path === ISS_NOW_PATHS[0] ? {} : { hide: true }),
         },
       },
     )
@@ -257,7 +258,8 @@ export function openNotifyModule(context: ModuleContext) {
             { name: 'n', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PASSES, default: DEFAULT_PASSES }, description: 'Passes to consider' },
             callbackParam,
           ],
-          hide: path !== ISS_PASS_PATHS[0],
+          // Only the first path is documented (no `hide: false` either: OpenAPI 3.1 allows no unknown keys).
+          ...(path === ISS_PASS_PATHS[0] ? {} : { hide: true }),
         },
       },
     )
@@ -273,7 +275,8 @@ export function openNotifyModule(context: ModuleContext) {
           summary: 'Open Notify: people in space (unknown here)',
           description: `Answered so that clients reading it with the ISS position (pyiss, Home Assistant's ISS integration) keep working: ${ASTROS_REASON}.`,
           'x-parameters': [callbackParam],
-          hide: path !== ASTROS_PATHS[0],
+          // Only the first path is documented (no `hide: false` either: OpenAPI 3.1 allows no unknown keys).
+          ...(path === ASTROS_PATHS[0] ? {} : { hide: true }),
         },
       },
     )
