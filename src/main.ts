@@ -217,9 +217,11 @@ try {
   console.error(
     portProblem
       ? `sattrack: cannot listen on ${config.host}:${config.port}: ${message(error)}`
-      : isHostName(config.host) && code !== 'EADDRNOTAVAIL'
-        ? `sattrack: --host ${config.host}: the name does not resolve to an address`
-        : `sattrack: --host ${config.host}: not an address of this machine, nor a name that resolves to one (${message(error)})`,
+      : code === 'EADDRNOTAVAIL'
+        ? `sattrack: --host ${config.host}: not an address of this machine`
+        : isHostName(config.host)
+          ? `sattrack: --host ${config.host}: the name does not resolve to an address`
+          : `sattrack: --host ${config.host}: not an address of this machine, nor a name that resolves to one (${message(error)})`,
   )
   process.exit(portProblem ? 1 : 2)
 }

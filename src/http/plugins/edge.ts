@@ -50,6 +50,22 @@ export function requestPath(url: string): string {
   return q < 0 ? target : target.slice(0, q)
 }
 
+/**
+ * Whether a request's path holds an escape that is not valid percent-encoding of
+ * UTF-8 (`%ZZ`, `%FF`): routers then give its segment as null (Elysia's) or with
+ * U+FFFD in place of the bytes (Bun's), which is not what the client sent.
+ */
+export function pathHasBadEscape(url: string): boolean {
+  const path = requestPath(url)
+  if (!path.includes('%')) return false
+  try {
+    decodeURIComponent(path)
+    return false
+  } catch {
+    return true
+  }
+}
+
 const REG_NAME_OR_IPV4 = /^[A-Za-z0-9\-._~%!$&'()*+,;=]+$/
 const IP_LITERAL = /^\[[0-9A-Fa-f:.]+\]$|^\[v[0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+\]$/
 

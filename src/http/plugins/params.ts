@@ -6,7 +6,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
-import { shown } from './edge.ts'
+import { pathHasBadEscape, shown } from './edge.ts'
 import { ApiError } from './errors.ts'
 
 interface ParamBase {
@@ -260,7 +260,7 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
           const valuesOf = (name: string) => {
             const value = raw[name]
             if (value === undefined) return NONE
-            if (value === null) throw new ApiError(400, `${describe(name, spec.params![name]!)} (got a path segment that is not valid percent-encoding)`)
+            if (value === null || (value.includes('\uFFFD') && pathHasBadEscape(request.url))) throw new ApiError(400, `${describe(name, spec.params![name]!)} (got a path segment that is not valid percent-encoding)`)
             return [decodePathSegment(value)]
           }
           Object.assign(params, parseEntries(pathEntries, valuesOf))

@@ -6,7 +6,7 @@ import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
 import { Busy } from '../../../io/heavy-work.ts'
-import { shown } from '../../plugins/edge.ts'
+import { pathHasBadEscape, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import type { ModuleContext } from '../common.ts'
@@ -40,8 +40,22 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
 }
 
 /** A NORAD catalog number: digits only, 1..999999999. */
+/**
+ * A path parameter of a compatible route as the router decoded it; a 400 naming it and its
+ * rule when the client's segment is not valid percent-encoding (see `pathHasBadEscape`).
+ */
+export function pathParam(request: Request, name: string, value: string | null | undefined, rule: string): string {
+  if (value === null || value === undefined || (value.includes('\uFFFD') && pathHasBadEscape(request.url))) {
+    throw new ApiError(400, `${name} must be ${rule} (got a path segment that is not valid percent-encoding)`)
+  }
+  return value
+}
+
+/** The rule of a NORAD catalog number, as the families' messages say it. */
+export const CATALOG_NUMBER_RULE = 'a NORAD catalog number: an integer between 1 and 999999999'
+
 export function catalogNumber(name: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be a NORAD catalog number: an integer between 1 and 999999999 (got "${shown(raw)}")`)
+  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be ${CATALOG_NUMBER_RULE} (got "${shown(raw)}")`)
   return Number(raw)
 }
 

@@ -17,7 +17,7 @@ import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { Places } from './places.ts'
-import { boundedNumber, catalogNumber, compatNumber, inFamilyShape, setElementAge, unixSecondsFloor } from './shared.ts'
+import { boundedNumber, CATALOG_NUMBER_RULE, catalogNumber, compatNumber, inFamilyShape, pathParam, setElementAge, unixSecondsFloor } from './shared.ts'
 
 const KM_PER_MILE = 1.609344
 /** The most instants one `positions` request may ask for. */
@@ -130,10 +130,12 @@ function satelliteOf(catalog: Catalog, raw: string): Satellite {
   return findSatellite(catalog, id)
 }
 
+const COORDINATES_RULE = 'latitude,longitude in degrees (-90..90, -180..180)'
+
 /** `lat,lon` (a space after the comma, as some clients send, is fine): the two numbers and the text given for each. */
 function coordinatesOf(raw: string) {
   const parts = raw.split(',').map((p) => p.trim())
-  const bad = () => new ApiError(400, `coordinates must be latitude,longitude in degrees (-90..90, -180..180) (got "${shown(raw)}")`)
+  const bad = () => new ApiError(400, `coordinates must be ${COORDINATES_RULE} (got "${shown(raw)}")`)
   if (parts.length !== 2) throw bad()
   const latitude = compatNumber(parts[0])
   const longitude = compatNumber(parts[1])
@@ -148,7 +150,7 @@ export function whereTheIssModule(context: ModuleContext) {
   const { store, clock } = context
   const errorSchemas = { 400: WhereTheIssErrorSchema, 404: WhereTheIssErrorSchema, 422: WhereTheIssErrorSchema }
   const shaped = (status: number, error: string) => ({ error, status })
-  type Ctx = { request: Request; set: AnswerSet; params: Record<string, string> }
+  type Ctx = { request: Request; set: AnswerSet; params: Record<string, string | null> }
   const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string', pattern: '^[0-9]{1,9}$', example: '25544' }, description: 'NORAD catalog number (25544: the ISS)' } as const
   const unitsParam = { name: 'units', in: 'query' as const, required: false, schema: { type: 'string' as const, enum: [...UNITS] as string[], default: 'kilometers' }, description: 'Units of altitude, velocity and footprint' }
 
@@ -177,7 +179,7 @@ export function whereTheIssModule(context: ModuleContext) {
       '/satellites/:id',
       ({ request, set, params }: Ctx) =>
         inFamilyShape(set, shaped, () => {
-          const { catalog, satellite, search, units } = positionRequest(request, params.id!)
+          const { catalog, satellite, search, units } = positionRequest(request, pathParam(request, 'id', params.id, CATALOG_NUMBER_RULE))
           const timestamp = single(search, 'timestamp')
           const instantMs = timestamp === undefined || timestamp === '' ? unixSecondsFloor(clock()) * 1000 : unixInstant('timestamp', timestamp)
           const position = positionJson(catalog, satellite, instantMs, units)
@@ -185,7 +187,7 @@ export function whereTheIssModule(context: ModuleContext) {
           return position
         }),
       {
-        params: t.Object({ id: t.String() }),
+        params: t.NoValidate(t.Object({ id: t.String() })),
         response: responseSchemas(context, { 200: WhereTheIssPositionSchema, ...errorSchemas }),
         detail: {
           tags: ['wheretheiss'],
@@ -199,7 +201,7 @@ export function whereTheIssModule(context: ModuleContext) {
       '/satellites/:id/positions',
       ({ request, set, params }: Ctx) =>
         inFamilyShape(set, shaped, () => {
-          const { catalog, satellite, search, units } = positionRequest(request, params.id!)
+          const { catalog, satellite, search, units } = positionRequest(request, pathParam(request, 'id', params.id, CATALOG_NUMBER_RULE))
           const raw = single(search, 'timestamps')
           if (raw === undefined || raw === '') throw new ApiError(400, `timestamps is required: 1 to ${MAX_TIMESTAMPS} comma-separated Unix times in seconds`)
           const list = raw.split(',')
@@ -210,7 +212,7 @@ export function whereTheIssModule(context: ModuleContext) {
           return positions
         }),
       {
-        params: t.Object({ id: t.String() }),
+        params: t.NoValidate(t.Object({ id: t.String() })),
         response: responseSchemas(context, { 200: t.Array(WhereTheIssPositionSchema), ...errorSchemas }),
         detail: {
           tags: ['wheretheiss'],
@@ -225,7 +227,7 @@ export function whereTheIssModule(context: ModuleContext) {
       ({ request, set, params }: Ctx) =>
         inFamilyShape(set, shaped, () => {
           const catalog = store.current
-          const satellite = satelliteOf(catalog, params.id!)
+          const satellite = satelliteOf(catalog, pathParam(request, 'id', params.id, CATALOG_NUMBER_RULE))
           const format = single(query(request.url), 'format') ?? 'json'
           if (format !== 'json' && format !== 'text') throw new ApiError(400, `format must be json or text (got "${shown(format)}")`)
           const lines = satellite.elements.tle
@@ -242,7 +244,7 @@ export function whereTheIssModule(context: ModuleContext) {
           }
         }),
       {
-        params: t.Object({ id: t.String() }),
+        params: t.NoValidate(t.Object({ id: t.String() })),
         response: responseSchemas(context, { 200: WhereTheIssTlesSchema, ...errorSchemas }),
         detail: {
           tags: ['wheretheiss'],
@@ -255,9 +257,9 @@ export function whereTheIssModule(context: ModuleContext) {
     )
     .get(
       '/coordinates/:coordinates',
-      ({ set, params }: Ctx) =>
+      ({ request, set, params }: Ctx) =>
         inFamilyShape(set, shaped, async () => {
-          const { latitude, longitude, latitudeText, longitudeText } = coordinatesOf(params.coordinates!)
+          const { latitude, longitude, latitudeText, longitudeText } = coordinatesOf(pathParam(request, 'coordinates', params.coordinates, COORDINATES_RULE))
           const place = await places.at(latitude, longitude, clock())
           return {
             latitude: latitudeText,
@@ -269,7 +271,7 @@ export function whereTheIssModule(context: ModuleContext) {
           }
         }),
       {
-        params: t.Object({ coordinates: t.String() }),
+        params: t.NoValidate(t.Object({ coordinates: t.String() })),
         response: responseSchemas(context, { 200: WhereTheIssCoordinatesSchema, 400: WhereTheIssErrorSchema }),
         detail: {
           tags: ['wheretheiss'],
