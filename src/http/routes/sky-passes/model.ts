@@ -36,7 +36,10 @@ export const SkyPassesResponseSchema = t.Object({
     magnitudeLimit: t.Number({ description: 'The faintest magnitude counted as visible (`magnitude-limit`)' }),
     group: t.Nullable(t.String({ description: 'The `group` asked for; null: the whole catalogue' })),
     frequency: t.Optional(t.Number({ description: 'MHz: the `frequency` asked for (each point then has dopplerShiftHz)' })),
-    satellites: Type.Integer({ description: 'Satellites of the selection searched: those within the age limit and not decayed somewhere in the searched time' }),
+    satellites: Type.Integer({
+      description:
+        'Satellites of the selection searched that have a position somewhere in the searched time (those SGP4 gives no plausible position anywhere in it are neither here nor in leftOut)',
+    }),
     leftOut: t.Object(
       {
         elementAge: Type.Integer({ description: 'Satellites of the selection whose elements are further than the age limit from all of the searched time' }),
