@@ -279,7 +279,7 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
 const NONE: readonly string[] = []
 
 /** The query of a URL as sent, without parsing the rest of it (cheaper than `new URL`); null when there is none. */
-function rawQueryOf(url: string): string | null {
+export function rawQueryOf(url: string): string | null {
   const start = url.indexOf('?')
   if (start < 0) return null
   const end = url.indexOf('#', start)
@@ -287,7 +287,7 @@ function rawQueryOf(url: string): string | null {
 }
 
 /** A query name or value decoded as a form does (`+` a space), or null when it is not valid percent-encoding (of UTF-8). */
-function formDecoded(text: string): string | null {
+export function formDecoded(text: string): string | null {
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '))
   } catch {

@@ -168,8 +168,13 @@ describe('queries', () => {
     expect(lower.text).toStartWith(CELESTRAK_CSV_HEADER)
   })
 
-  test('unknown parameters are ignored', async () => {
+  test('unknown parameters are ignored, a value that is not valid percent-encoding too', async () => {
     expect(await ids('CATNR=25544&_=12345')).toEqual([25544])
+    expect(await ids('CATNR=25544&_=%ZZ')).toEqual([25544])
+    // Names and values decoded as a form: NAME=iss%20(zarya) and NAME=iss+(zarya) find the same.
+    expect(await ids('NAME=iss%20(zarya)')).toEqual([25544])
+    expect(await ids('NAME=iss+(zarya)')).toEqual([25544])
+    expect(await ids('%43ATNR=25544')).toEqual([25544])
   })
 
   test.each(['GROUP=nosuchgroup', 'CATNR=999999', 'NAME=no such satellite', 'INTDES=1957-001'])(
@@ -200,6 +205,9 @@ describe('queries', () => {
     ['GROUP=stations&FORMAT=xml', 'FORMAT must be one of'],
     ['GROUP=stations&FORMAT=kvn', 'FORMAT must be one of'],
     ['GROUP=stations&FORMAT=', 'FORMAT must be one of'],
+    ['NAME=%ZZ', 'NAME is not valid percent-encoding (got "%ZZ")'],
+    ['NAME=%FF', 'NAME is not valid percent-encoding (got "%FF")'],
+    ['GROUP=stations&%ZZ=1', 'a parameter name is not valid percent-encoding (got "%ZZ")'],
   ])('an invalid query is a plain-text 400: %s', async (query, message) => {
     const { status, headers, text } = await feed(query)
     expect(status).toBe(400)

@@ -9,7 +9,7 @@ import { Elysia } from 'elysia'
 import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
 import { OMM_CSV_COLUMNS } from '../../../domain/catalog/omm.ts'
 import { selectSatellites } from '../../../domain/catalog/select.ts'
-import { requestTarget } from '../../plugins/edge.ts'
+import { rawQueryOf } from '../../plugins/params.ts'
 import { MAX_CACHED_BYTES, RepresentationCache } from '../../representations/cache.ts'
 import { textRepresentation } from '../../representations/representation.ts'
 import type { ModuleContext } from '../common.ts'
@@ -45,7 +45,7 @@ export function feedModule({ store, compression, sweeps }: ModuleContext) {
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
     ({ request, set }) => {
-      const query = parseFeedQuery(new URL(requestTarget(request.url), 'http://localhost').searchParams)
+      const query = parseFeedQuery(rawQueryOf(request.url) ?? '')
       if (!query.ok) return new Response(query.message, { status: 400, headers: { 'content-type': TEXT } })
       const catalog = store.current
       const key = feedKey(query.selector, query.format)

@@ -4,6 +4,8 @@
  * selector (CATNR, INTDES, GROUP or NAME), FORMAT defaulting to TLE. A query
  * that breaks a rule gets a plain-text message, not the API's JSON error.
  */
+import { shown } from '../../plugins/edge.ts'
+import { formDecoded } from '../../plugins/params.ts'
 
 export const FEED_FORMATS = ['tle', '3le', '2le', 'json', 'json-pretty', 'csv'] as const
 export type FeedFormat = (typeof FEED_FORMATS)[number]
@@ -22,14 +24,29 @@ export type FeedSelector =
 export type FeedQuery = { ok: true; selector: FeedSelector; format: FeedFormat } | { ok: false; message: string }
 
 const MAX_TEXT = 100
+/** The parameters read; others are ignored. */
+const KNOWN: ReadonlySet<string> = new Set([...FEED_SELECTORS, 'FORMAT'])
 
 const invalid = (why: string): FeedQuery => ({ ok: false, message: `Invalid query: ${why}` })
 
-/** The CelesTrak query in `params`; unknown parameters are ignored, as CelesTrak does. */
-export function parseFeedQuery(params: URLSearchParams): FeedQuery {
+/**
+ * The CelesTrak query of a URL's query string (as sent, without `?`); unknown
+ * parameters are ignored, as CelesTrak does. A name, or the value of a known
+ * parameter, that is not valid percent-encoding is invalid (URLSearchParams
+ * would keep `%ZZ` as it is, and NAME would search for it).
+ */
+export function parseFeedQuery(rawQuery: string): FeedQuery {
   const values = new Map<string, string[]>()
-  for (const [name, value] of params) {
+  for (const pair of rawQuery === '' ? [] : rawQuery.split('&')) {
+    const eq = pair.indexOf('=')
+    const rawName = eq < 0 ? pair : pair.slice(0, eq)
+    const name = formDecoded(rawName)
+    if (name === null) return invalid(`a parameter name is not valid percent-encoding (got "${shown(rawName)}")`)
     const key = name.toUpperCase()
+    if (!KNOWN.has(key)) continue
+    const rawValue = eq < 0 ? '' : pair.slice(eq + 1)
+    const value = formDecoded(rawValue)
+    if (value === null) return invalid(`${key} is not valid percent-encoding (got "${shown(rawValue)}")`)
     values.set(key, [...(values.get(key) ?? []), value])
   }
   for (const name of [...FEED_SELECTORS, 'FORMAT']) {
