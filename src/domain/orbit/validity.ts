@@ -254,11 +254,16 @@ export class Validity {
   /** A refusal when a position's height is below the floor or above the ceiling, else null. */
   heightRefusal(i: number, heightKm: number): Refusal | null {
     if (this.plausibleHeight(i, heightKm)) return null
-    const height = `SGP4 gives a height of ${heightKm.toFixed(0)} km`
-    if (heightKm < FLOOR_KM) return { kind: 'implausible', reason: `${height}, below the ${FLOOR_KM} km floor` }
+    const below = heightKm < FLOOR_KM
+    const bound = below ? FLOOR_KM : this.ceilingKm[i]!
+    // Whole km, unless the height would then read as the bound it missed (79.9999 km is not "80 km, below the 80 km floor").
+    let decimals = 0
+    while (decimals < 6 && heightKm.toFixed(decimals) === bound.toFixed(decimals)) decimals++
+    const height = `SGP4 gives a height of ${heightKm.toFixed(decimals)} km`
+    if (below) return { kind: 'implausible', reason: `${height}, below the ${FLOOR_KM} km floor` }
     return {
       kind: 'implausible',
-      reason: `${height}, above the highest plausible for these elements (${this.ceilingKm[i]!.toFixed(0)} km: apogee height ${apogeeHeightKm(this.elements[i]!).toFixed(0)} km + 10 % + 200 km)`,
+      reason: `${height}, above the highest plausible for these elements (${bound.toFixed(decimals)} km: apogee height ${apogeeHeightKm(this.elements[i]!).toFixed(0)} km + 10 % + 200 km)`,
     }
   }
 

@@ -147,6 +147,13 @@ describe('positionAt: the "has a position" rule', () => {
     expect(validity.heightRefusal(0, ceiling)).toBeNull()
     expect(validity.heightRefusal(0, 50)).toEqual({ kind: 'implausible', reason: 'SGP4 gives a height of 50 km, below the 80 km floor' })
     expect(validity.heightRefusal(0, FLOOR_KM - 1e-9)).toMatchObject({ kind: 'implausible' })
+    // Never a height that reads as the bound it missed: decimals until it does not.
+    expect(validity.heightRefusal(0, FLOOR_KM - 0.0004)!.reason).toBe('SGP4 gives a height of 79.9996 km, below the 80 km floor')
+    expect(validity.heightRefusal(0, 79.4)!.reason).toBe('SGP4 gives a height of 79 km, below the 80 km floor')
+    for (const over of [0.02, 0.3, 1e-5]) {
+      const [, shownHeight, shownCeiling] = /height of ([\d.]+) km, above the highest plausible for these elements \(([\d.]+) km/.exec(validity.heightRefusal(0, ceiling + over)!.reason)!
+      expect(Number(shownHeight)).toBeGreaterThan(Number(shownCeiling))
+    }
     expect(validity.heightRefusal(0, ceiling + 1e-9)).toMatchObject({ kind: 'implausible', reason: expect.stringContaining('above the highest plausible for these elements') })
     for (const height of [FLOOR_KM - 1, FLOOR_KM, 400, ceiling, ceiling + 1]) expect(validity.plausibleHeight(0, height)).toBe(validity.heightRefusal(0, height) === null)
   })
