@@ -12,7 +12,7 @@ export interface Freshness {
   obtainedAt: string
   /** When its newest group was obtained (the same as `obtainedAt` when all were obtained at once). */
   newestObtainedAt: string
-  /** The groups obtained at `obtainedAt`, when not all were: the oldest data served. */
+  /** The groups obtained at `obtainedAt` (within a minute), when not all were: the oldest data served. */
   oldestGroups: string[]
   /** Days from `obtainedAt` to the instant: the age of the oldest data served. */
   dataAgeDays: number
@@ -35,6 +35,9 @@ export interface Freshness {
   /** When stale: how to get newer data, or look at the sky at `dataTime`; else null. */
   advice: string | null
 }
+
+/** Groups obtained within this of each other count as obtained together (files written by one copy differ by milliseconds). */
+const TOGETHER_MS = 60_000
 
 /** Elements older than the data's date by more than this are said to be (files copied long after their elements). */
 const OLDER_ELEMENTS_MS = 2 * DAY_MS
@@ -61,7 +64,7 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const times = Object.entries(catalog.origin.groupsObtainedAtMs ?? {})
   const obtainedMs = times.length > 0 ? Math.min(...times.map(([, ms]) => ms)) : catalog.origin.obtainedAtMs
   const newestMs = times.length > 0 ? Math.max(...times.map(([, ms]) => ms)) : catalog.origin.obtainedAtMs
-  const oldestGroups = newestMs === obtainedMs ? [] : times.filter(([, ms]) => ms === obtainedMs).map(([group]) => group).sort()
+  const oldestGroups = newestMs - obtainedMs <= TOGETHER_MS ? [] : times.filter(([, ms]) => ms - obtainedMs <= TOGETHER_MS).map(([group]) => group).sort()
   const ageMs = nowMs - obtainedMs
   const limitMs = catalog.validity.policy.maxElementAgeMs
   let left = { elementAge: 0, decayed: 0 }

@@ -51,16 +51,21 @@ describe('GET /api/v1/service/status', () => {
     // The files' date is not passed off as the elements' age.
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10)
     expect(freshness.summary).toStartWith(`Data of ${day(NOW - 3_600_000)}, 0 days old (its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`)
-    // Two files written the same day: one date, the oldest named, and the elements' age.
-    const twoFiles = catalogOf(
-      { stations: records.slice(0, 1), weather: records.slice(1) },
-      { source: 'snapshot', obtainedAtMs: NOW - 3_600_000, groupsObtainedAtMs: { stations: NOW - 3_600_000, weather: NOW - 3_599_999 } },
-      NOW,
-    )
-    const twoApp = createApp({ store: new CatalogStore(twoFiles), clock: () => NOW })
-    expect((await request(twoApp, '/api/v1/service/status')).body.catalog.freshness.summary).toStartWith(
-      `Data of ${day(NOW - 3_600_000)} (the oldest, stations, 0 days old; its elements are older: median epoch ${day(NOW - 180 * DAY)}, 180 days old): 0 of 3 satellites`,
-    )
+    // Two files of one copy (their times a millisecond apart): obtained together, no oldest group.
+    // Two minutes apart: the oldest named, one date when it is the same day, and the elements' age.
+    for (const [apartMs, dated] of [
+      [1, `Data of ${day(NOW - 3_600_000)}, 0 days old (its elements are older`],
+      [120_000, `Data of ${day(NOW - 3_600_000)} (the oldest, stations, 0 days old; its elements are older`],
+    ] as const) {
+      const twoFiles = catalogOf(
+        { stations: records.slice(0, 1), weather: records.slice(1) },
+        { source: 'snapshot', obtainedAtMs: NOW - 3_600_000, groupsObtainedAtMs: { stations: NOW - 3_600_000, weather: NOW - 3_600_000 + apartMs } },
+        NOW,
+      )
+      const { freshness: two } = (await request(createApp({ store: new CatalogStore(twoFiles), clock: () => NOW }), '/api/v1/service/status')).body.catalog
+      expect(two.summary).toStartWith(dated)
+      expect(two.oldestGroups).toEqual(apartMs === 1 ? [] : ['stations'])
+    }
     // The median epoch, to the minute.
     expect(freshness.dataTime).toBe(new Date(NOW - 180 * DAY).toISOString())
     expect(freshness.advice).toContain(`time=${freshness.dataTime}`)
