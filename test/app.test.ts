@@ -29,6 +29,9 @@ describe('errors', () => {
       expect(headers.get('content-type')).toStartWith('application/json')
       expect(body).toEqual({ statusCode: 404, message: expect.stringContaining(path) })
     }
+    // A long path is shown as every refused value is: its first 64 characters and an ellipsis.
+    const long = `/api/v1/${'x'.repeat(300)}`
+    expect((await request(app, long)).body.message).toBe(`no such path: ${long.slice(0, 64)}…`)
   })
 
   test.each(['POST', 'PUT', 'PATCH', 'DELETE'])('%s on a known path: 405 with Allow', async (method) => {

@@ -59,7 +59,7 @@ export function errors({ methodsFor }: ErrorsOptions) {
           return fail(405, `method ${shown(request.method)} is not allowed on ${shown(path)}; use ${methods.join(', ')}`)
         }
         if (!STANDARD_METHODS.has(request.method)) return fail(501, `method ${shown(request.method)} is not implemented; this service answers GET, HEAD and OPTIONS`)
-        return fail(404, `no such path: ${path}`)
+        return fail(404, `no such path: ${shown(path)}`)
       }
       case 'VALIDATION':
         if (error.type === 'response') {
