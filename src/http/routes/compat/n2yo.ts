@@ -284,8 +284,11 @@ function categoryLeftOutNotice(catalog: Catalog, category: N2yoCategory, ms: num
     if (refusal?.kind === 'element-age') leftOut.elementAge++
     else if (refusal?.kind === 'decayed') leftOut.decayed++
   }
-  return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}` })
+  return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}` }, NOW_ONLY_ADVICE)
 }
+
+/** What to do, for a route that answers for the current second only (no time to ask for). */
+const NOW_ONLY_ADVICE = 'Load newer data (--snapshot, --refresh-url, make snapshot) or change --max-element-age: this route answers for the current second only.'
 
 function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number, set: AnswerSet) {
   const observer = observerOf(args)
@@ -296,7 +299,7 @@ function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, stri
   // Stale data: a 422 when most of what was asked for (the catalogue, or the category's satellites) has no position.
   const notice =
     category === ANY_CATEGORY
-      ? leftOutNotice(catalog, catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i)), ms)
+      ? leftOutNotice(catalog, catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i)), ms, undefined, NOW_ONLY_ADVICE)
       : categoryLeftOutNotice(catalog, category, ms)
   if (notice !== null) throw new ApiError(422, notice)
   engine.prefetch(catalog, NearbyEngine.gridBefore(ms) + 2 * TABLE_STEP_MS)

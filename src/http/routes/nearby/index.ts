@@ -72,13 +72,15 @@ export function nearbyAnswer(
 
 /**
  * When at least half the catalogue, or of `selection` (its size and how to name
- * it), is left out (elements too old, or decayed): why, and what to do; else null.
+ * it), is left out (elements too old, or decayed): why, and what to do (`advice`,
+ * by default leftOutAdvice's); else null.
  */
 export function leftOutNotice(
   catalog: Catalog,
   leftOut: { elementAge: number; decayed: number },
   instantMs: number,
   selection: { size: number; named: string } = { size: catalog.size, named: '' },
+  advice: string = leftOutAdvice(catalog, instantMs),
 ): string | null {
   const out = leftOut.elementAge + leftOut.decayed
   if (out * 2 < selection.size || selection.size === 0) return null
@@ -89,8 +91,7 @@ export function leftOutNotice(
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
   return (
-    `${out} of ${selection.size} satellites${selection.named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
-    leftOutAdvice(catalog, instantMs)
+    `${out} of ${selection.size} satellites${selection.named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` + advice
   )
 }
 
