@@ -134,6 +134,6 @@ export function leftOutAdvice(catalog: Catalog, instantMs: number): string {
   const load =
     instantMs >= dataMs
       ? 'Load newer data (--snapshot, --refresh-url, make snapshot)'
-      : "Load element sets of nearer that time (--snapshot; the refresh and make snapshot fetch today's)"
+      : "Load element sets from around that time (--snapshot; the refresh and make snapshot fetch today's)"
   return `${load}, ask for a time near the data's (time=${new Date(dataMs).toISOString()}), or change --max-element-age.`
 }

@@ -163,10 +163,10 @@ describe('GET /api/v1/satellites/nearby', () => {
     expect((await nearby(`latitude=0&longitude=0&time=${dataTime}`)).body.metadata.leftOut).toEqual({ elementAge: 0, decayed: 0 })
   })
 
-  test('months before the data: the notice asks for element sets of then, not newer ones (which the refresh and make snapshot fetch)', async () => {
+  test('months before the data: the notice asks for element sets from around then, not newer ones (which the refresh and make snapshot fetch)', async () => {
     const { body } = await nearby('latitude=0&longitude=0&time=2026-01-01T00:00:00Z')
     expect(body.metadata.leftOut).toEqual({ elementAge: catalog.size, decayed: 0 })
-    expect(body.metadata.notice).toContain("Load element sets of nearer that time (--snapshot; the refresh and make snapshot fetch today's), ask for a time near the data's (time=")
+    expect(body.metadata.notice).toContain("Load element sets from around that time (--snapshot; the refresh and make snapshot fetch today's), ask for a time near the data's (time=")
     expect(body.metadata.notice).not.toContain('newer')
   })
 
