@@ -568,6 +568,29 @@ describe('HTTP, embedded catalogue', () => {
     expect((await call(base, '/api/v1/satellites/%E2%82%AC')).json.message).toContain('(got "%E2%82%AC")')
   })
 
+  test('a /nearby decades ahead is worked out in slices: other requests are answered meanwhile', async () => {
+    // The decay searches of the whole catalogue to 2099 (and the resonance integrator's run there) take seconds.
+    let done = false
+    const far = call(base, '/api/v1/satellites/nearby?latitude=0&longitude=0&time=2099-06-30T00:00:00Z').then((r) => {
+      done = true
+      return r
+    })
+    let answeredMeanwhile = 0
+    while (!done) {
+      const r = await call(base, '/api/v1/service/healthcheck')
+      if (!done && r.status === 200) answeredMeanwhile++
+      await Bun.sleep(20)
+    }
+    const answer = await far
+    expect(answer.status).toBe(200)
+    // Decayed by then or too old: every satellite is left out, and counted.
+    const { elementAge, decayed } = answer.json.metadata.leftOut
+    expect(elementAge + decayed).toBe((await call(base, '/api/v1/service/status')).json.catalog.satellites)
+    expect(decayed).toBeGreaterThan(1000)
+    expect(answer.json.satellites).toEqual([])
+    expect(answeredMeanwhile).toBeGreaterThan(10)
+  }, SLOW)
+
   test('no error body carries a stack trace or an internal path', () => {
     expect(errorBodies.length).toBeGreaterThan(40)
     const leaks = errorBodies.filter(

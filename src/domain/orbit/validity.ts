@@ -367,6 +367,42 @@ export class Validity {
   private refusals: RefusalIndex | undefined
 
   /**
+   * The decay searches `countRefusals(instantMs)` would run at once, as work
+   * in slices: each step takes one satellite's search at most a year further
+   * (a month for deep-space records)
+   * (memoised, so the counts then cost what they cost near the epochs), or
+   * undefined when there is none to run. Decades from the epochs the searches
+   * of the whole catalogue take seconds (2099: ~4 s), which a request must not
+   * hold the event loop for.
+   */
+  prepareDecays(instantMs: number, satrecAt: (i: number) => SatRec): Generator<void, void> | undefined {
+    if (this.refusals !== undefined && instantMs <= this.refusals.horizonMs) return undefined
+    const horizonMs = instantMs + REFUSAL_INDEX_AHEAD_MS
+    // Searched as far as the horizon, or its decay found (a later ask finds it again at once): nothing left to do for satellite i.
+    const done = (i: number) => {
+      const clear = this.clearToMin[i]!
+      return horizonMs < this.epochMs[i]! || Number.isFinite(this.decayMs[i]!) || (!Number.isNaN(clear) && this.epochMs[i]! + clear * MINUTE_MS >= horizonMs)
+    }
+    const pending: number[] = []
+    for (let i = 0; i < this.elements.length; i++) if (!done(i)) pending.push(i)
+    if (pending.length === 0) return undefined
+    const validity = this
+    return (function* () {
+      for (const i of pending) {
+        const satrec = satrecAt(i)
+        // A deep-space record near the floor is propagated many times an orbit: a month of it is a step.
+        const stepMs = satrec.method === 'd' ? MONTH_MS : YEAR_MS
+        while (!done(i)) {
+          const clear = validity.clearToMin[i]!
+          const fromMs = validity.epochMs[i]! + (Number.isNaN(clear) ? 0 : clear * MINUTE_MS)
+          validity.decayedBy(i, satrec, Math.min(horizonMs, fromMs + stepMs))
+          yield
+        }
+      }
+    })()
+  }
+
+  /**
    * The counts of `countRefusals`, the plain way: every satellite asked as
    * refusalAt decides (decay first, then age). The reference the index is
    * tested against. The counts hold from the instant until the next age limit,
@@ -402,6 +438,9 @@ export class Validity {
     return counts
   }
 }
+
+const YEAR_MS = 365.25 * DAY_MS
+const MONTH_MS = 30 * DAY_MS
 
 /** How far past the latest instant asked `countRefusals` looks for decays, so that nearby instants find them known. */
 const REFUSAL_INDEX_AHEAD_MS = 30 * DAY_MS

@@ -167,4 +167,26 @@ describe('countRefusals', () => {
       for (const d of decays) for (const t of [d - 1, d, d + 1]) expect(fast.countRefusals(t, satrecAt)).toEqual(plain.countRefusalsOneByOne(t, satrecAt))
     }
   })
+
+  test('prepareDecays runs the decay searches of a far instant in steps (a satellite at most a year further each), then the counts are the same', async () => {
+    const c = await embeddedCatalog()
+    const satrecAt = (i: number) => c.satrecAt(i)
+    const prepared = new Validity(c.satellites.map((s) => s.elements), c.validity.policy)
+    const plain = new Validity(c.satellites.map((s) => s.elements), c.validity.policy)
+    const far = Date.UTC(2036, 5, 30)
+    const steps = prepared.prepareDecays(far, satrecAt)!
+    let pauses = 0
+    for (let step = steps.next(); !step.done; step = steps.next()) pauses++
+    // Ten years of searches for the thousands of satellites that last: more steps than satellites.
+    expect(pauses).toBeGreaterThan(c.size)
+    const counts = prepared.countRefusals(far, satrecAt)
+    expect(counts).toEqual(plain.countRefusalsOneByOne(far, satrecAt))
+    expect(counts.decayed).toBeGreaterThan(1000)
+    // Nothing left to prepare there, nor before the index's horizon; further on, there is again.
+    expect(prepared.prepareDecays(far, satrecAt)).toBeUndefined()
+    expect(prepared.prepareDecays(far + 20 * DAY_MS, satrecAt)).toBeUndefined()
+    expect(prepared.prepareDecays(far + 400 * DAY_MS, satrecAt)).toBeDefined()
+    // Before the horizon already searched: nothing.
+    expect(prepared.prepareDecays(Date.UTC(2026, 5, 10), satrecAt)).toBeUndefined()
+  })
 })

@@ -95,6 +95,15 @@ export function leftOutNotice(
   )
 }
 
+/** Sliced work run one part after the other (absent parts left out); undefined when there is none. */
+function inOrder(...parts: (Generator<void, void> | undefined)[]): Generator<void, void> | undefined {
+  const present = parts.filter((part) => part !== undefined)
+  if (present.length === 0) return undefined
+  return (function* () {
+    for (const part of present) yield* part
+  })()
+}
+
 export interface NearbyOptions {
   /** Fill the position tables for now and the next grid instant in the background right away (the service does; tests need not). */
   warm?: boolean
@@ -117,9 +126,14 @@ export function nearbyModule(context: ModuleContext, { warm = false, engine = ne
       const answer = () => nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
-      // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s):
-      // as heavy work, in slices, so that other requests are served meanwhile. Otherwise no promise: the answer at once.
-      const preparing = query.time === undefined ? undefined : prepareResonance(catalog.resonantSatrecs, instant.getTime())
+      // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s),
+      // and the decay searches the left-out counts need (~4 s at 2099): as heavy work, in slices, so that other
+      // requests are served meanwhile. Otherwise no promise: the answer at once.
+      const ms = instant.getTime()
+      const preparing =
+        query.time === undefined
+          ? undefined
+          : inOrder(prepareResonance(catalog.resonantSatrecs, ms), catalog.validity.prepareDecays(ms, (i) => catalog.satrecAt(i)))
       const answered: Promise<ReturnType<typeof answer>> | ReturnType<typeof answer> = preparing
         ? context.heavy.run(preparing, ctx.request.signal).then(answer)
         : answer()
