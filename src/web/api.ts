@@ -2,7 +2,9 @@
  * The service's API as the page uses it. Every URL is relative to the page,
  * so the page also works behind a reverse proxy that mounts the service under
  * a prefix (`https://host/sattrack/` → `https://host/sattrack/api/v1/...`).
+ * Every answer also tells the page the service's clock (clock.ts).
  */
+import { noteDateHeader, noteServiceInstant } from './clock.ts'
 
 export interface Observer {
   /** degrees, north positive */
@@ -100,16 +102,20 @@ export class ApiFailure extends Error {
   }
 }
 
-async function getJson<T>(url: string, signal?: AbortSignal): Promise<T> {
+/** `noteSentAt` hears when the request was sent (browser clock), for an answer whose instant is the service's now. */
+async function getJson<T>(url: string, signal?: AbortSignal, noteSentAt?: (sentMs: number, answer: T) => void): Promise<T> {
   let response: Response
+  const sent = Date.now()
   try {
     response = await fetch(url, { signal, headers: { accept: 'application/json' } })
   } catch (error) {
     if (signal?.aborted) throw error
     throw new ApiFailure(0, 'the service did not answer')
   }
+  noteDateHeader(response.headers.get('date'), sent, Date.now())
   const body = await response.json().catch(() => undefined)
   if (!response.ok) throw new ApiFailure(response.status, body?.message ?? `HTTP ${response.status}`)
+  noteSentAt?.(sent, body as T)
   return body as T
 }
 
@@ -126,6 +132,7 @@ export function fetchNearby(observer: Observer, time: string | undefined, signal
   return getJson<NearbyAnswer>(
     `api/v1/satellites/nearby?${query({ latitude: coordinate(observer.latitude), longitude: coordinate(observer.longitude), time })}`,
     signal,
+    time === undefined ? (sent, answer) => noteServiceInstant(answer.observer.datetime, sent) : undefined,
   )
 }
 
@@ -134,7 +141,11 @@ export function fetchSatellite(noradId: number, signal?: AbortSignal) {
 }
 
 export function fetchGeoposition(noradId: number, time: string | undefined, signal?: AbortSignal) {
-  return getJson<Geoposition>(`api/v1/satellites/${noradId}/geoposition?${query({ time })}`, signal)
+  return getJson<Geoposition>(
+    `api/v1/satellites/${noradId}/geoposition?${query({ time })}`,
+    signal,
+    time === undefined ? (sent, answer) => noteServiceInstant(answer.datetime, sent) : undefined,
+  )
 }
 
 /** GET /api/v1/satellites/:noradId/positions: instants without a position are left out (counted in `metadata.omitted`). */

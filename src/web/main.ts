@@ -24,8 +24,10 @@ import {
   skyPassesCalendarUrl,
   type TrackPoint,
 } from './api.ts'
+import { serviceClockReady, serviceNow } from './clock.ts'
 import { byId, formatDateTime, html, timeZoneName } from './dom.ts'
 import { nightStart } from './geometry.ts'
+import { instantRefusal, parseInstant } from './instant.ts'
 import { MapView, mapSummary, TRACK_HALF_SPAN_MS } from './map.ts'
 import { formatObserver, locate, observerFromUrl, parseObserver, rememberedObserver, rememberObserver } from './observer.ts'
 import { PassesView } from './passes.ts'
@@ -47,10 +49,13 @@ const VIEWS: readonly View[] = ['sky', 'tonight', 'map', 'passes']
 const TONIGHT_HOURS = 12
 
 const params = new URLSearchParams(location.search)
+/** The link's `time`, read with the API's rule (a zone required): one the API would refuse is never claimed as pinned. */
+const linkTime = params.get('time') ?? undefined
+const linkTimeRefusal = linkTime !== undefined && parseInstant(linkTime) === null ? instantRefusal(linkTime) : undefined
 
 const state = {
-  /** The instant every view shows: ISO 8601, or undefined to follow the clock. */
-  time: params.get('time') ?? undefined,
+  /** The instant every view shows: ISO 8601, or undefined to follow the service's clock. */
+  time: linkTimeRefusal ? undefined : linkTime,
   follow: true,
   observer: null as Observer | null,
   observerSource: '',
@@ -95,10 +100,16 @@ function setStatus(text: string, isError = false): void {
   statusLine.classList.toggle('error', isError)
 }
 
+/** Why the link's `time` is not used (the API's words), until another instant is chosen. */
+let timeRefusal = linkTimeRefusal
+const timeRefusalText = () => `The link's time is not usable: ${timeRefusal}; showing now instead.`
+
 function describeObserver(): void {
   if (!state.observer) return
+  const observer = `Observer ${formatObserver(state.observer)} (${state.observerSource})`
+  if (timeRefusal) return setStatus(`${observer} · ${timeRefusalText()}`, true)
   const when = state.time ? `pinned to ${formatDateTime(state.time)}` : `live, every ${REFRESH_MS / 1000} s`
-  setStatus(`Observer ${formatObserver(state.observer)} (${state.observerSource}) · ${when}`)
+  setStatus(`${observer} · ${when}`)
 }
 
 // ---------------------------------------------------------------- time
@@ -106,6 +117,7 @@ function describeObserver(): void {
 /** Moves every view to `time` (undefined: now), and keeps it in the link. */
 function setTime(time: string | undefined): void {
   state.time = time
+  timeRefusal = undefined
   if (time === undefined) params.delete('time')
   else params.set('time', time)
   history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}${location.hash}`)
@@ -200,7 +212,7 @@ async function useBrowserLocation(): Promise<void> {
     } else if (typeof typed !== 'string') {
       setObserver(typed, 'typed')
     } else {
-      setStatus(`Your location is not available (${failureText(error)}). Type your latitude and longitude above.`, true)
+      setStatus(`Your location is not available (${failureText(error)}). Type your latitude and longitude above.${timeRefusal ? ` ${timeRefusalText()}` : ''}`, true)
       sky.clear('No observer yet: type coordinates or use your location.')
       settings.open = true
       latInput.focus()
@@ -368,7 +380,7 @@ async function refreshMap(): Promise<void> {
       refusal = error.message
     }
     if (request.signal.aborted) return
-    const instant = new Date(position?.datetime ?? state.time ?? Date.now())
+    const instant = new Date(position?.datetime ?? state.time ?? serviceNow())
     // The track spans ±90 min around "now"; fetched again once now has moved 5 minutes on.
     if (!(Math.abs(instant.getTime() - state.trackCentreMs) < 5 * 60_000)) {
       try {
@@ -431,7 +443,11 @@ async function refreshTonight(): Promise<void> {
     tonight.message('Tonight needs an observer: type coordinates or use your location.')
     return
   }
-  const from = nightStart(observer.latitude, observer.longitude, new Date(state.time ?? Date.now()))
+  // "Now" is the service's now, not the browser's: asked of the service first when nothing has told it yet.
+  const time = state.time
+  if (time === undefined) await serviceClockReady()
+  if (observer !== state.observer || time !== state.time) return
+  const from = nightStart(observer.latitude, observer.longitude, new Date(state.time ?? serviceNow()))
   // Now moves on by the second: the same night is not asked for again within its first hour.
   const key = `${observer.latitude},${observer.longitude},${state.time ?? Math.floor(from.getTime() / 3_600_000)}`
   if (key === tonightKey) return
@@ -490,7 +506,8 @@ async function start(): Promise<void> {
       describeObserver()
     }
     if (typeof fromUrl === 'string') {
-      setStatus(`The link's coordinates are not usable: ${fromUrl}.${remembered ? '' : ' Type your latitude and longitude above, or use your location.'}`, true)
+      const alsoTime = timeRefusal ? ` ${timeRefusalText()}` : ''
+      setStatus(`The link's coordinates are not usable: ${fromUrl}.${remembered ? '' : ' Type your latitude and longitude above, or use your location.'}${alsoTime}`, true)
       if (!remembered) latInput.focus()
     }
   }

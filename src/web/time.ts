@@ -2,7 +2,9 @@
  * The time control: follow the clock (Now), or any instant typed or stepped
  * to; every view shows the same instant. The instant is an ISO 8601 string
  * (UTC) or undefined for "now"; the input shows it in the browser's zone.
+ * "Now" is the service's now (clock.ts): a step from it starts there.
  */
+import { serviceClockReady, serviceNow } from './clock.ts'
 import { byId } from './dom.ts'
 
 const pad = (n: number) => String(n).padStart(2, '0')
@@ -26,8 +28,9 @@ export class TimeControl {
     })
     this.now.addEventListener('click', () => this.choose(undefined))
     for (const button of document.querySelectorAll<HTMLButtonElement>('#time-form button[data-step-minutes]')) {
-      button.addEventListener('click', () => {
-        const base = this.time === undefined ? Date.now() : Date.parse(this.time)
+      button.addEventListener('click', async () => {
+        if (this.time === undefined) await serviceClockReady()
+        const base = this.time === undefined ? serviceNow() : Date.parse(this.time)
         this.choose(new Date(base + Number(button.dataset.stepMinutes) * 60_000).toISOString())
       })
     }
