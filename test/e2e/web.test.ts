@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from '
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import { parseInstant } from '../../src/http/plugins/params.ts'
+import { nightStart } from '../../src/web/geometry.ts'
+import { instantRefusal, parseInstant as parseWebInstant } from '../../src/web/instant.ts'
 import { CHROMIUM, CHROMIUM_ARGS, call, LOOPBACK, mediaType, ROOT, requireChromium, type Service, startService } from './harness.ts'
 
 setDefaultTimeout(60_000)
@@ -44,6 +47,8 @@ const nearbyPath = (time: string, extra = '') =>
   `/api/v1/satellites/nearby?latitude=${OBSERVER.latitude}&longitude=${OBSERVER.longitude}&time=${encodeURIComponent(time)}${extra}`
 const pagePath = (extra = '') => `/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}&time=${encodeURIComponent(instant)}${extra}`
 const ids = (list: { noradId: number }[]) => list.map((s) => s.noradId).sort((a, b) => a - b)
+/** The service's clock, from its Date header (to the second; the middle of that second). */
+const serviceNow = async () => Date.parse((await call(base, '/api/v1/service/healthcheck')).headers.get('date')!) + 500
 
 beforeAll(async () => {
   requireChromium()
@@ -444,6 +449,100 @@ describe('the page in Chromium', () => {
       await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}&time=garbage`)
       await page.waitForFunction(() => /time must be/.test(document.body.textContent ?? ''), undefined, { timeout: 10_000 })
       expect(await page.textContent('#status')).toContain('"garbage"')
+    } finally {
+      await context.close()
+    }
+  })
+
+  test("a link's time without a zone is refused as the API refuses it, never shown as pinned; the page follows now", async () => {
+    const { context, page, log } = await openPage()
+    try {
+      const zoneless = '2026-05-31T00:00:00'
+      const refusal = await call(base, nearbyPath(zoneless))
+      expect(refusal.status).toBe(400)
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}&time=${zoneless}#sky`)
+      await page.waitForFunction(() => /time must be/.test(document.getElementById('status')?.textContent ?? ''), undefined, { timeout: 10_000 })
+      const status = (await page.textContent('#status')) ?? ''
+      expect(status).toContain(refusal.json.message)
+      expect(status).not.toContain('pinned')
+      expect(await page.getAttribute('#status', 'class')).toContain('error')
+      expect(await page.getAttribute('#time-now', 'aria-pressed')).toBe('true')
+      // The views follow the service's now; none is asked for the refused instant.
+      await waitReady(page, 'sky')
+      const shown = Date.parse((await page.getAttribute('#view-sky', 'data-instant'))!)
+      expect(Math.abs(shown - (await serviceNow()))).toBeLessThan(60_000)
+      expect(log.requests.filter((u) => new URL(u).pathname.startsWith('/api/') && new URL(u).searchParams.get('time') === zoneless)).toEqual([])
+      // Choosing an instant ends the refusal: the status says it is pinned.
+      await page.click('#time-form button[data-step-minutes="60"]')
+      await page.waitForFunction(() => /pinned to/.test(document.getElementById('status')?.textContent ?? ''))
+      expect(await page.textContent('#status')).not.toContain('time must be')
+    } finally {
+      await context.close()
+    }
+  })
+
+  test("the page reads a link's time with the API's rule and says a refusal in the API's words", async () => {
+    const texts = [
+      '2026-05-31T00:00:00',
+      '2026-05-31T00:00:00Z',
+      '2026-05-31t00:00z',
+      '2026-05-31 00:00:00+02:00',
+      '2026-05-31T00:00:00.123456789-0330',
+      '2026-05-31T00:00:00 02:00',
+      '2026-05-31T00:00:00+24:00',
+      '2026-02-29T00:00:00Z',
+      '2028-02-29T00:00:00Z',
+      '2026-05-31T24:00:00Z',
+      '2026-05-31T23:59:60Z',
+      '1957-10-03T23:59:59Z',
+      '1957-10-04T00:00:00Z',
+      '2100-01-01T00:00:00Z',
+      '2100-01-01T00:00:00.001Z',
+      '2026-05-31',
+      '20260531T000000Z',
+      'garbage',
+      '2026-05-31T00:00:00Zé\u0000',
+      'x'.repeat(100),
+    ]
+    for (const text of texts) {
+      const web = parseWebInstant(text)?.toISOString() ?? null
+      expect({ text, web }).toEqual({ text, web: parseInstant(text)?.toISOString() ?? null })
+      // A position (a 422 when the elements are too far from the instant): cheap at any instant the API accepts.
+      const answer = await call(base, `/api/v1/satellites/25544/geoposition?time=${encodeURIComponent(text)}`)
+      if (web === null) expect({ text, status: answer.status, message: answer.json.message }).toEqual({ text, status: 400, message: instantRefusal(text) })
+      else expect({ text, status: answer.status }).not.toEqual({ text, status: 400 })
+    }
+  })
+
+  test("Now is the service's clock: with the browser's months off, Tonight starts at the service's night and +1 h steps from the service's now", async () => {
+    const { context, page, log } = await openPage()
+    try {
+      // The browser believes it is the snapshot's day; the service's clock is months later.
+      const browserTime = Date.parse((await call(base, '/api/v1/service/status')).json.catalog.obtainedAt)
+      const before = await serviceNow()
+      expect(before - browserTime).toBeGreaterThan(30 * 86_400_000)
+      await page.clock.install({ time: browserTime })
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}#tonight`)
+      expect(Math.abs((await page.evaluate(() => Date.now())) - browserTime)).toBeLessThan(86_400_000)
+      await waitReady(page, 'tonight')
+      const after = await serviceNow()
+      const from = Date.parse((await page.getAttribute('#view-tonight', 'data-from'))!)
+      // Tonight as the service's clock has it (to the minute; now itself when it is already dark).
+      expect(from).toBeGreaterThanOrEqual(nightStart(OBSERVER.latitude, OBSERVER.longitude, new Date(before - 2_000)).getTime() - 120_000)
+      expect(from).toBeLessThanOrEqual(nightStart(OBSERVER.latitude, OBSERVER.longitude, new Date(after + 2_000)).getTime() + 120_000)
+
+      // +1 h from Now: an hour after the service's now, not the browser's.
+      await page.click('#tab-sky')
+      await waitReady(page, 'sky')
+      const clicked = await serviceNow()
+      await page.click('#time-form button[data-step-minutes="60"]')
+      await page.waitForFunction(() => new URL(location.href).searchParams.has('time'))
+      const stepped = Date.parse(new URL(page.url()).searchParams.get('time')!)
+      const done = await serviceNow()
+      expect(stepped).toBeGreaterThanOrEqual(clicked + 3_600_000 - 2_000)
+      expect(stepped).toBeLessThanOrEqual(done + 3_600_000 + 2_000)
+      await page.waitForFunction((want) => document.getElementById('view-sky')?.dataset.instant === want, new Date(stepped).toISOString())
+      expectClean(log)
     } finally {
       await context.close()
     }
