@@ -29,6 +29,8 @@ describe('errors', () => {
       expect(headers.get('content-type')).toStartWith('application/json')
       expect(body).toEqual({ statusCode: 404, message: expect.stringContaining(path) })
     }
+    // A path the router does not match but the path patterns read as a known one (`//` as `/`): 404 for GET and HEAD, not a 405 allowing them.
+    for (const method of ['GET', 'HEAD']) expect((await request(app, '//', { method })).status).toBe(404)
     // A long path is shown as every refused value is: its first 64 characters and an ellipsis.
     const long = `/api/v1/${'x'.repeat(300)}`
     expect((await request(app, long)).body.message).toBe(`no such path: ${long.slice(0, 64)}…`)

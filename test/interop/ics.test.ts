@@ -26,7 +26,7 @@ interface ReadEvent {
   geo: [number, number] | null
 }
 interface ReadCalendar {
-  calendar: { version: string; prodid: string; name: string }
+  calendar: { version: string; prodid: string; name: string; description: string | null; caldesc: string | null }
   events: ReadEvent[]
 }
 
@@ -107,6 +107,20 @@ describe('GET /api/v1/satellites/:noradId/passes?format=ics', () => {
       await (await app.handle(new Request(`http://localhost/api/v1/satellites/25544/passes?${SYDNEY}&time=2026-05-31T12:35:00Z&days=1&format=ics`))).text(),
     )
     expect(cut.events[0]!.start).toBe('2026-05-31T12:35:00Z')
+  })
+
+  test('stale data: a calendar without events says why in its description (the JSON answer\'s notice), not silently empty', async () => {
+    const query = `${SYDNEY}&time=2026-11-25T18:00:00Z&visible-only=true`
+    const json = (await request(app, `/api/v1/passes?${query}`)).body
+    expect(json.metadata.notice).toContain('satellites are left out')
+    const read = await readCalendar(await (await app.handle(new Request(`http://localhost/api/v1/passes?${query}&format=ics`))).text())
+    expect(read.events).toEqual([])
+    expect(read.calendar.description).toBe(json.metadata.notice)
+    expect(read.calendar.caldesc).toBe(json.metadata.notice)
+    // Near the data, no notice: no description.
+    const fresh = await readCalendar(await (await app.handle(new Request(`http://localhost/api/v1/passes?${SYDNEY}&time=2026-05-31T08:00:00Z&visible-only=true&format=ics`))).text())
+    expect(fresh.events.length).toBeGreaterThan(0)
+    expect(fresh.calendar.description).toBeNull()
   })
 
   test('errors stay JSON', async () => {

@@ -251,7 +251,9 @@ const FAULTS: FaultCase[] = [
 describe('a failed round changes nothing', () => {
   for (const c of FAULTS) {
     test(c.name, async () => {
-      const { store, initial, refresher, saved, entries } = setup({ settings: { timeoutMs: 300, maxBodyBytes: 100_000, format: c.format ?? 'json' } })
+      // A short timeout for the faults that hang (they must end in it); the others must fail for their own reason, even on a loaded machine.
+      const timeoutMs = c.fault.kind === 'hang' || c.fault.kind === 'hang-body' ? 300 : 5_000
+      const { store, initial, refresher, saved, entries } = setup({ settings: { timeoutMs, maxBodyBytes: 100_000, format: c.format ?? 'json' } })
       upstream.setFault(c.fault)
       const app = appFor(store.current)
       const round = refresher.refreshNow()

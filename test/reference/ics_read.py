@@ -2,7 +2,7 @@
 """Reads an iCalendar file with Debian's python3-icalendar: test/interop/ics.test.ts.
 
 stdin: the calendar (bytes, as served).
-stdout: JSON {"calendar": {"version", "prodid", "name"},
+stdout: JSON {"calendar": {"version", "prodid", "name", "description", "caldesc"} (the last two null when absent),
               "events": [{"uid", "start", "end", "summary", "description", "geo": [lat, lon], "stamp"}]}
   start, end, stamp: ISO 8601 UTC as parsed (aware datetimes, converted to UTC).
 A calendar the library cannot read ends the script with an error (exit 1).
@@ -12,6 +12,10 @@ import sys
 from datetime import timezone
 
 from icalendar import Calendar
+
+
+def text_or_none(value):
+    return None if value is None else str(value)
 
 
 def iso(value):
@@ -39,7 +43,13 @@ def main():
             'geo': [geo.latitude, geo.longitude] if geo is not None else None,
         })
     json.dump({
-        'calendar': {'version': str(calendar.get('VERSION')), 'prodid': str(calendar.get('PRODID')), 'name': str(calendar.get('X-WR-CALNAME'))},
+        'calendar': {
+            'version': str(calendar.get('VERSION')),
+            'prodid': str(calendar.get('PRODID')),
+            'name': str(calendar.get('X-WR-CALNAME')),
+            'description': text_or_none(calendar.get('DESCRIPTION')),
+            'caldesc': text_or_none(calendar.get('X-WR-CALDESC')),
+        },
         'events': events,
     }, sys.stdout)
 

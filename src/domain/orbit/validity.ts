@@ -149,20 +149,19 @@ export function heightCeilingKm(elements: ElementSet): number {
   return CEILING_FACTOR * Math.max(0, apogeeHeightKm(elements)) + CEILING_MARGIN_KM
 }
 
-function days(ms: number): string {
-  const d = ms / DAY_MS
-  return d >= 10 || d <= -10 ? d.toFixed(0) : d.toFixed(1)
-}
-
 /**
- * Days past the age limit `limitMs` for a refusal: `days`, or with as many more
- * decimals (up to 4) as it takes not to read as the limit itself ("30.0417
- * days" past a limit of 30 days, not "30 days"); closer still, "more than 30".
+ * An age past the limit `limitMs` for a refusal, in the limit's unit (days, or
+ * hours or seconds for a limit said in them: 0.042 days past a 1-hour limit
+ * reads as within it): `days`, or with as many more decimals (up to 4) as it
+ * takes not to read as the limit itself ("30.0417 days" past a limit of 30
+ * days, not "30 days"); closer still, "more than 30 days".
  */
-function daysPastLimit(ms: number, limitMs: number): string {
-  let shown = days(ms)
-  for (let digits = 1; digits <= 4 && Math.abs(Number(shown)) * DAY_MS <= limitMs; digits++) shown = (ms / DAY_MS).toFixed(digits)
-  return Math.abs(Number(shown)) * DAY_MS <= limitMs ? `more than ${days(limitMs)}` : shown
+function pastLimit(ms: number, limitMs: number): string {
+  const [unitMs, unit] = limitMs % DAY_MS === 0 ? [DAY_MS, 'days'] : limitMs % 3_600_000 === 0 ? [3_600_000, 'hours'] : [1000, 's']
+  const first = (x: number) => (x >= 10 || x <= -10 ? x.toFixed(0) : x.toFixed(1))
+  let shown = first(ms / unitMs)
+  for (let digits = 1; digits <= 4 && Math.abs(Number(shown)) * unitMs <= limitMs; digits++) shown = (ms / unitMs).toFixed(digits)
+  return Math.abs(Number(shown)) * unitMs <= limitMs ? `more than ${describeLimit(limitMs)}` : `${shown} ${unit}`
 }
 
 /** "30 days", "12 hours": a limit as people say it. */
@@ -278,7 +277,7 @@ export class Validity {
     const limit = describeLimit(limitMs)
     const epoch = new Date(e.epochMs).toISOString()
     const offset = instantMs - e.epochMs
-    const how = offset >= 0 ? `the elements are ${daysPastLimit(offset, limitMs)} days old at this instant` : `the instant is ${daysPastLimit(-offset, limitMs)} days before the elements' epoch`
+    const how = offset >= 0 ? `the elements are ${pastLimit(offset, limitMs)} old at this instant` : `the instant is ${pastLimit(-offset, limitMs)} before the elements' epoch`
     return {
       kind: 'element-age',
       reason: `${how} (epoch ${epoch}); positions are given within ${limit} of the epoch (--max-element-age)`,

@@ -54,7 +54,8 @@ export function errors({ methodsFor }: ErrorsOptions) {
       case 'NOT_FOUND': {
         const path = requestPath(request.url)
         const methods = methodsFor(path)
-        if (methods) {
+        // A method the path allows that the router still did not match (`//`, which the pattern matcher reads as `/`): no such path.
+        if (methods && !methods.includes(request.method)) {
           set.headers.allow = methods.join(', ')
           return fail(405, `method ${shown(request.method)} is not allowed on ${shown(path)}; use ${methods.join(', ')}`)
         }

@@ -102,6 +102,13 @@ describe('positionAt: the "has a position" rule', () => {
     expect(!hourPast.ok && hourPast.reason).toStartWith('the elements are 30.04 days old at this instant')
     const daysPast = at(aged, index, epochMs + 45 * DAY_MS)
     expect(!daysPast.ok && daysPast.reason).toStartWith('the elements are 45 days old at this instant')
+    // A limit said in hours: the age in hours too (0.042 days past a 1-hour limit read as within it).
+    const hourly = catalog.withPolicy({ maxElementAgeMs: 3_600_000 })
+    const late = at(hourly, index, epochMs + 3_600_000 + 15_000)
+    expect(!late.ok && late.reason).toStartWith('the elements are 1.004 hours old at this instant')
+    expect(!late.ok && late.reason).toContain('positions are given within 1 hour of the epoch')
+    const early = at(hourly, index, epochMs - 5 * 3_600_000)
+    expect(!early.ok && early.reason).toStartWith('the instant is 5.0 hours before the elements')
     // Without an age limit the same instants have positions.
     const open = aged.withPolicy(NO_AGE_LIMIT)
     expect(at(open, index, epochMs + 30 * DAY_MS + 1).ok).toBe(true)

@@ -35,6 +35,8 @@ export interface CalendarRequest {
   generatedMs: number
   /** The service version (PRODID). */
   version: string
+  /** Why most satellites are left out (stale data), when they are: the calendar's description, so that an empty calendar says why. */
+  notice?: string
   passes: CalendarPass[]
 }
 
@@ -149,6 +151,8 @@ export function passesCalendar(request: CalendarRequest): string {
     // RFC 7986: how often a subscribing calendar should ask again.
     'REFRESH-INTERVAL;VALUE=DURATION:PT6H',
     'X-PUBLISHED-TTL:PT6H',
+    // RFC 7986's DESCRIPTION, and the X-WR-CALDESC calendar apps show.
+    ...(request.notice === undefined ? [] : [`DESCRIPTION:${escapeText(request.notice)}`, `X-WR-CALDESC:${escapeText(request.notice)}`]),
   ]
   const stamp = icsDateTime(request.generatedMs)
   for (const item of request.passes) {

@@ -163,6 +163,7 @@ export function skyPassesModule(context: ModuleContext) {
       const shown = paging ? answer.passes.slice((page - 1) * pageSize, page * pageSize) : answer.passes
       const observerJson = { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude }
 
+      const notice = leftOutNotice(catalog, answer, query.group, startMs)
       if (query.format === 'ics') {
         const where = `${query.latitude}, ${query.longitude}`
         const calendar = passesCalendar({
@@ -172,6 +173,7 @@ export function skyPassesModule(context: ModuleContext) {
           magnitudeLimit: query['magnitude-limit'],
           generatedMs: clock(),
           version: VERSION,
+          ...(notice === null ? {} : { notice }),
           passes: shown.map(({ index, pass }) => {
             const satellite = catalog.satellites[index]!
             return { noradId: satellite.noradId, name: satellite.name, epochMs: satellite.elements.epochMs, pass }
@@ -183,7 +185,6 @@ export function skyPassesModule(context: ModuleContext) {
 
       const total = answer.passes.length
       const maxAgeMs = catalog.validity.policy.maxElementAgeMs
-      const notice = leftOutNotice(catalog, answer, query.group, startMs)
       return {
         data: shown.map(({ index, pass }) => skyPassJson(catalog.satellites[index]!, pass, query.frequency)),
         metadata: {
