@@ -8,7 +8,6 @@
  */
 import { createApp } from '../../src/http/app.ts'
 import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
-import { CatalogStore } from '../../src/domain/catalog/store.ts'
 import { NearbyEngine } from '../../src/domain/nearby/engine.ts'
 import type { NearbyQuery, NearbyResult } from '../../src/domain/nearby/selection.ts'
 import { NO_AGE_LIMIT } from '../../src/domain/orbit/validity.ts'

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs'
 import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { ELEMENT_FORMATS, type ElementFormat } from '../domain/catalog/formats.ts'
+import { ELEMENT_FORMATS } from '../domain/catalog/formats.ts'
 import type { ElementGroup, GroupSet } from '../domain/catalog/groups.ts'
 import { MAX_ROUND_BYTES } from './refresh.ts'
 

@@ -17,7 +17,7 @@ import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { Places } from './places.ts'
-import { boundedNumber, CATALOG_NUMBER_RULE, catalogNumber, compatNumber, inFamilyShape, pathParam, setElementAge, unixSecondsFloor } from './shared.ts'
+import { CATALOG_NUMBER_RULE, catalogNumber, compatNumber, inFamilyShape, pathParam, setElementAge, unixSecondsFloor } from './shared.ts'
 
 const KM_PER_MILE = 1.609344
 /** The most instants one `positions` request may ask for. */
@@ -165,7 +165,7 @@ export function whereTheIssModule(context: ModuleContext) {
   return new Elysia({ name: 'compat-wheretheiss', prefix: '/v1' })
     .get(
       '/satellites',
-      ({ request, set }: Ctx) =>
+      ({ set }: Ctx) =>
         inFamilyShape(set, shaped, () => {
           const iss = store.current.get(ISS_NORAD_ID)
           return iss ? [{ name: nameOf(iss), id: iss.noradId }] : []
