@@ -1,16 +1,22 @@
 /**
- * The API's rule for `time`, read by the page before it claims an instant: the
- * same pattern and range as the service's parameter check (a zone required;
- * between 1957-10-04 and 2100-01-01) and the same refusal, word for word, so a
- * link's unusable time is said as the API would say it. The page cannot import
- * the service's code; test/e2e/web.test.ts compares the two on many texts.
+ * The API's rule for `time` and how its refusals quote a value, defined once
+ * for the page and the service: the service's parameter parser and error
+ * messages use these (src/http/plugins/params.ts, edge.ts), and the page reads a
+ * link's `time` with them before it claims an instant, saying a refusal in the
+ * API's words. Plain code with no imports, so the page's bundle can hold it.
  */
 
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/
-const TIME_MIN_MS = Date.UTC(1957, 9, 4)
-const TIME_MAX_MS = Date.UTC(2100, 0, 1)
+/** Earliest and latest instants the service computes for (`time`). */
+export const TIME_MIN_MS = Date.UTC(1957, 9, 4)
+export const TIME_MAX_MS = Date.UTC(2100, 0, 1)
 
-/** An ISO 8601 instant with a zone, as the API reads it; null when the API would refuse it. */
+/** Date, time and a zone (`Z` or ±hh:mm; a space stands for a `+` that a query string decoded). */
+const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/
+
+/** What a `time` must be, as the refusals say it after "time must be". */
+export const INSTANT_RULE = 'an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01'
+
+/** Parses an ISO 8601 instant with a zone; null when malformed, impossible or out of range. */
 export function parseInstant(text: string): Date | null {
   const m = ISO_INSTANT.exec(text)
   if (!m) return null
@@ -32,12 +38,17 @@ export function parseInstant(text: string): Date | null {
   return new Date(utc)
 }
 
+/** The most characters of a client-sent value an error message shows. */
 const MAX_SHOWN = 64
 const PRINTABLE = /^[\x20-\x7e]$/
 const utf8 = new TextEncoder()
 
-/** A value as the API's messages quote it: printable ASCII as is, the rest percent-encoded, cut after 64 characters with `…`. */
-function shown(value: string): string {
+/**
+ * A client-sent value for an error message: printable ASCII as it is, any other
+ * character percent-encoded as a client sends it (a NUL is `%00`, `é` is `%C3%A9`),
+ * cut after at most 64 characters (never inside an escape) with `…`.
+ */
+export function shown(value: string): string {
   let out = ''
   for (const char of value) {
     const piece = PRINTABLE.test(char) ? char : Array.from(utf8.encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('')
@@ -48,5 +59,4 @@ function shown(value: string): string {
 }
 
 /** The API's refusal of `text` as `time`. */
-export const instantRefusal = (text: string) =>
-  `time must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01 (got "${shown(text)}")`
+export const instantRefusal = (text: string) => `time must be ${INSTANT_RULE} (got "${shown(text)}")`

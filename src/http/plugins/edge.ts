@@ -57,12 +57,15 @@ export function requestPath(url: string): string {
  */
 export function pathHasBadEscape(url: string): boolean {
   const path = requestPath(url)
-  if (!path.includes('%')) return false
+  return path.includes('%') && percentDecoded(path) === null
+}
+
+/** `text` with its percent-escapes decoded, or null when they are not valid percent-encoding of UTF-8. */
+export function percentDecoded(text: string): string | null {
   try {
-    decodeURIComponent(path)
-    return false
+    return decodeURIComponent(text)
   } catch {
-    return true
+    return null
   }
 }
 
@@ -81,22 +84,5 @@ export function hostProblem(host: string): string | null {
   return null
 }
 
-/** The most characters of a client-sent value an error message shows. */
-const MAX_SHOWN = 64
-const PRINTABLE = /^[\x20-\x7e]$/
-const utf8 = new TextEncoder()
-
-/**
- * A client-sent value for an error message: printable ASCII as it is, any other
- * character percent-encoded as a client sends it (a NUL is `%00`, `é` is `%C3%A9`),
- * cut after at most 64 characters (never inside an escape) with `…`.
- */
-export function shown(value: string): string {
-  let out = ''
-  for (const char of value) {
-    const piece = PRINTABLE.test(char) ? char : Array.from(utf8.encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('')
-    if (out.length + piece.length > MAX_SHOWN) return `${out}…`
-    out += piece
-  }
-  return out
-}
+/** How a refusal quotes a client-sent value, shared with the page (src/web/instant.ts). */
+export { shown } from '../../web/instant.ts'

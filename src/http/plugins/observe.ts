@@ -6,7 +6,7 @@
 import { Elysia, StatusMap } from 'elysia'
 import { monotonicMs } from '../../io/clock.ts'
 import { log as defaultLog } from '../../io/log.ts'
-import { requestPath } from './edge.ts'
+import { percentDecoded, requestPath } from './edge.ts'
 import { CounterVec, type Family, HistogramVec } from './prometheus.ts'
 
 /** Latency buckets, seconds: sub-millisecond cached answers up to multi-second catalogue-wide ones. */
@@ -33,11 +33,7 @@ const PRIVATE_PATH_PREFIXES = ['/rest/v1/satellite/', '/v1/coordinates/'] as con
 
 /** A path as the router might have read it, to compare with the prefixes: escapes decoded, lower case, single slashes. */
 function loosely(path: string): string {
-  let decoded = path
-  try {
-    decoded = decodeURIComponent(path)
-  } catch {}
-  return decoded.toLowerCase().replace(/\/{2,}/g, '/')
+  return (percentDecoded(path) ?? path).toLowerCase().replace(/\/{2,}/g, '/')
 }
 
 /** What the access log writes for a request's path: the route pattern or the prefix of a route that carries a place or a key, else the path (cut when long). */

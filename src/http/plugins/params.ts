@@ -6,7 +6,11 @@
  */
 import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
-import { pathHasBadEscape, shown } from './edge.ts'
+import { INSTANT_RULE, parseInstant } from '../../web/instant.ts'
+import { pathHasBadEscape, percentDecoded, shown } from './edge.ts'
+
+/** The `time` rule, shared with the page (src/web/instant.ts). */
+export { parseInstant, TIME_MAX_MS, TIME_MIN_MS } from '../../web/instant.ts'
 import { ApiError } from './errors.ts'
 
 interface ParamBase {
@@ -66,17 +70,11 @@ type ValueOf<P> = P extends BooleanParam
           : number | undefined
 export type Values<S extends Record<string, ParamSpec>> = { [K in keyof S]: ValueOf<S[K]> }
 
-/** Earliest and latest instants the service computes for (`time`). */
-export const TIME_MIN_MS = Date.UTC(1957, 9, 4)
-export const TIME_MAX_MS = Date.UTC(2100, 0, 1)
-
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 const INTEGER = /^\d+$/
 /** The catalog numbers an id list may hold. */
 const MAX_LIST_ID = 999_999_999
 const ID_LIST = /^\d+(,\d+)*$/
-/** Date, time and a zone (`Z` or ±hh:mm; a space stands for a `+` that a query string decoded). */
-const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/
 
 function describe(name: string, spec: ParamSpec): string {
   switch (spec.type) {
@@ -88,34 +86,12 @@ function describe(name: string, spec: ParamSpec): string {
     case 'enum':
       return `${name} must be one of ${spec.values.join(', ')}`
     case 'time':
-      return `${name} must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:00:00Z or +02:00) between 1957-10-04 and 2100-01-01`
+      return `${name} must be ${INSTANT_RULE}`
     case 'ids':
       return `${name} must be a comma-separated list of 1 to ${spec.maxItems} NORAD catalog numbers (integers between 1 and ${MAX_LIST_ID})`
     case 'text':
       return `${name} must be 1 to ${spec.maxLength} characters`
   }
-}
-
-/** Parses an ISO 8601 instant with a zone; null when malformed, impossible or out of range. */
-export function parseInstant(text: string): Date | null {
-  const m = ISO_INSTANT.exec(text)
-  if (!m) return null
-  const [, y, mo, d, h, mi, s = '0', frac = '', z, sign, oh, om] = m
-  const year = +y!
-  const month = +mo!
-  const day = +d!
-  if (year < 1957 || year > 2100) return null
-  if (month < 1 || month > 12 || day < 1 || day > new Date(Date.UTC(year, month, 0)).getUTCDate()) return null
-  if (+h! > 23 || +mi! > 59 || +s > 59) return null
-  let offsetMin = 0
-  if (!z) {
-    if (+oh! > 23 || +om! > 59) return null
-    offsetMin = (sign === '-' ? -1 : 1) * (+oh! * 60 + +om!)
-  }
-  const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0
-  const utc = Date.UTC(year, month - 1, day, +h!, +mi!, +s, ms) - offsetMin * 60_000
-  if (!(utc >= TIME_MIN_MS && utc <= TIME_MAX_MS)) return null
-  return new Date(utc)
 }
 
 function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
@@ -288,11 +264,7 @@ export function rawQueryOf(url: string): string | null {
 
 /** A query name or value decoded as a form does (`+` a space), or null when it is not valid percent-encoding (of UTF-8). */
 export function formDecoded(text: string): string | null {
-  try {
-    return decodeURIComponent(text.replace(/\+/g, ' '))
-  } catch {
-    return null
-  }
+  return percentDecoded(text.replace(/\+/g, ' '))
 }
 
 /**
@@ -314,10 +286,5 @@ function refuseBadEncoding(query: string, specs: Record<string, ParamSpec>): voi
 }
 
 function decodePathSegment(segment: string): string {
-  if (!segment.includes('%')) return segment
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return segment
-  }
+  return segment.includes('%') ? (percentDecoded(segment) ?? segment) : segment
 }

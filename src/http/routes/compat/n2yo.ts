@@ -12,7 +12,7 @@ import { compassPoint, topocentricRaDec } from '../../../domain/orbit/observing.
 import type { Pass, PassSearch } from '../../../domain/orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, lookAngles, type Observer, sunPositionAu } from '../../../domain/orbit/sky.ts'
-import { requestPath, shown } from '../../plugins/edge.ts'
+import { percentDecoded, requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
@@ -126,13 +126,7 @@ export function n2yoRequest(url: string): { endpoint: Endpoint; args: Record<str
   if (amp >= 0) rest = rest.slice(0, amp)
   const segments = rest.split('/').slice(1)
   while (segments.length > 0 && segments.at(-1) === '') segments.pop()
-  const decoded = segments.map((s) => {
-    try {
-      return decodeURIComponent(s)
-    } catch {
-      return s
-    }
-  })
+  const decoded = segments.map((s) => percentDecoded(s) ?? s)
   const [name = '', ...values] = decoded
   if (!Object.hasOwn(N2YO_ENDPOINTS, name)) {
     throw new ApiError(404, `no such N2YO endpoint: "${shown(name)}" (this service answers ${Object.keys(N2YO_ENDPOINTS).join(', ')})`)
