@@ -8,6 +8,7 @@ import { dataTimeMs } from '../../domain/orbit/freshness.ts'
 import { DEFAULT_MAGNITUDE_LIMIT, MAX_MAGNITUDE_LIMIT, MIN_MAGNITUDE_LIMIT } from '../../domain/orbit/magnitude.ts'
 import { recentPositionAt } from '../../domain/orbit/recent-positions.ts'
 import { dopplerShiftHz } from '../../domain/orbit/radio.ts'
+import { describeLimit } from '../../domain/orbit/validity.ts'
 import { ApiError } from '../plugins/errors.ts'
 import { type NumberParam, type TimeParam, unchecked } from '../plugins/params.ts'
 
@@ -136,4 +137,32 @@ export function leftOutAdvice(catalog: Catalog, instantMs: number): string {
       ? 'Load newer data (--snapshot, --refresh-url, make snapshot)'
       : "Load element sets from around that time (--snapshot; the refresh and make snapshot fetch today's)"
   return `${load}, ask for a time near the data's (time=${new Date(dataMs).toISOString()}), or change --max-element-age.`
+}
+
+/**
+ * When at least half of what was asked about (the catalogue, or `size` satellites
+ * `named` so) is left out at `instantMs` (elements too old, or decayed): why, and what
+ * to do (`advice`, by default leftOutAdvice's); else null. The age is said to be
+ * `from` the instant, or from what the caller names instead ("the searched time").
+ */
+export function leftOutNotice(
+  catalog: Catalog,
+  leftOut: { elementAge: number; decayed: number },
+  instantMs: number,
+  {
+    from = new Date(instantMs).toISOString(),
+    size = catalog.size,
+    named = '',
+    advice = leftOutAdvice(catalog, instantMs),
+  }: { from?: string; size?: number; named?: string; advice?: string } = {},
+): string | null {
+  const out = leftOut.elementAge + leftOut.decayed
+  if (out * 2 < size || size === 0) return null
+  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
+  const reasons = [
+    ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${from}`] : []),
+    ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
+  ]
+  const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
+  return `${out} of ${size} satellites${named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ${advice}`
 }

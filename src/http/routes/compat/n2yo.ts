@@ -15,8 +15,7 @@ import { isSunlit, lookAngles, type Observer, sunPositionAu } from '../../../dom
 import { percentDecoded, requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
-import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
-import { leftOutNotice } from '../nearby/index.ts'
+import { findSatellite, leftOutNotice, type ModuleContext, responseSchemas } from '../common.ts'
 import { ANY_CATEGORY, categoryOf, inCategory, type N2yoCategory } from './n2yo-categories.ts'
 import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
@@ -278,7 +277,7 @@ function categoryLeftOutNotice(catalog: Catalog, category: N2yoCategory, ms: num
     if (refusal?.kind === 'element-age') leftOut.elementAge++
     else if (refusal?.kind === 'decayed') leftOut.decayed++
   }
-  return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}` }, NOW_ONLY_ADVICE)
+  return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}`, advice: NOW_ONLY_ADVICE })
 }
 
 /** What to do, for a route that answers for the current second only (no time to ask for). */
@@ -293,7 +292,7 @@ function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, stri
   // Stale data: a 422 when most of what was asked for (the catalogue, or the category's satellites) has no position.
   const notice =
     category === ANY_CATEGORY
-      ? leftOutNotice(catalog, catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i)), ms, undefined, NOW_ONLY_ADVICE)
+      ? leftOutNotice(catalog, catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i)), ms, { advice: NOW_ONLY_ADVICE })
       : categoryLeftOutNotice(catalog, category, ms)
   if (notice !== null) throw new ApiError(422, notice)
   engine.prefetch(catalog, NearbyEngine.gridBefore(ms) + 2 * TABLE_STEP_MS)

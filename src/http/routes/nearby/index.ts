@@ -3,11 +3,10 @@ import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import type { NearbyQuery, NearbyResult } from '../../../domain/nearby/selection.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/nearby/engine.ts'
-import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { soon } from '../../../io/schedule.ts'
 import { prepareResonance } from '../../../domain/orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { frequencyParam, instantOf, leftOutAdvice, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 
@@ -68,31 +67,6 @@ export function nearbyAnswer(
     observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
     satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended, ms, query.frequency)),
   }
-}
-
-/**
- * When at least half the catalogue, or of `selection` (its size and how to name
- * it), is left out (elements too old, or decayed): why, and what to do (`advice`,
- * by default leftOutAdvice's); else null.
- */
-export function leftOutNotice(
-  catalog: Catalog,
-  leftOut: { elementAge: number; decayed: number },
-  instantMs: number,
-  selection: { size: number; named: string } = { size: catalog.size, named: '' },
-  advice: string = leftOutAdvice(catalog, instantMs),
-): string | null {
-  const out = leftOut.elementAge + leftOut.decayed
-  if (out * 2 < selection.size || selection.size === 0) return null
-  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
-  const reasons = [
-    ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${new Date(instantMs).toISOString()}`] : []),
-    ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
-  ]
-  const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
-  return (
-    `${out} of ${selection.size} satellites${selection.named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` + advice
-  )
 }
 
 /** Sliced work run one part after the other (absent parts left out); undefined when there is none. */

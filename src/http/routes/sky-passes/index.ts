@@ -2,12 +2,11 @@
 import { Elysia } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import { selectSatellites } from '../../../domain/catalog/select.ts'
-import { describeLimit } from '../../../domain/orbit/validity.ts'
 import { findSkyPasses, type SkyPassesAnswer, type SkyPassesPlan } from '../../../domain/sky-passes/engine.ts'
 import { VERSION } from '../../../io/version.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { frequencyParam, instantOf, leftOutAdvice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
+import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
 import { calendarResponse, passesCalendar } from '../passes/ics.ts'
 import { noPositionJson } from '../passes/model.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
@@ -163,7 +162,12 @@ export function skyPassesModule(context: ModuleContext) {
       const shown = paging ? answer.passes.slice((page - 1) * pageSize, page * pageSize) : answer.passes
       const observerJson = { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude }
 
-      const notice = leftOutNotice(catalog, answer, query.group, startMs)
+      // When most of the selection has no position anywhere in the searched time: why, and what to do.
+      const notice = leftOutNotice(catalog, answer.leftOut, startMs, {
+        from: 'the searched time',
+        size: answer.stats.satellites,
+        named: query.group === undefined ? '' : ` of the group "${query.group}"`,
+      })
       if (query.format === 'ics') {
         const where = `${query.latitude}, ${query.longitude}`
         const calendar = passesCalendar({
@@ -212,23 +216,5 @@ export function skyPassesModule(context: ModuleContext) {
       response: responseSchemas(context, { 200: SkyPassesResponseSchema, 400: ErrorSchema, 503: ErrorSchema }),
       detail: { tags: ['satellites'], summary: 'Passes of the whole catalogue over an observer (what can I see tonight)', description: DESCRIPTION },
     },
-  )
-}
-
-/** When at least half the selection has no position anywhere in the searched time: why, and what to do; else null. */
-function leftOutNotice(catalog: Catalog, answer: SkyPassesAnswer, group: string | undefined, startMs: number): string | null {
-  const { elementAge, decayed } = answer.leftOut
-  const out = elementAge + decayed
-  const selected = answer.stats.satellites
-  if (selected === 0 || out * 2 < selected) return null
-  const maxAgeMs = catalog.validity.policy.maxElementAgeMs
-  const reasons = [
-    ...(elementAge > 0 && maxAgeMs !== null ? [`${elementAge} have elements more than ${describeLimit(maxAgeMs)} from the searched time`] : []),
-    ...(decayed > 0 ? [`${decayed} have decayed by then`] : []),
-  ]
-  const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
-  return (
-    `${out} of ${selected} satellites${group === undefined ? '' : ` of the group "${group}"`} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ` +
-    leftOutAdvice(catalog, startMs)
   )
 }
