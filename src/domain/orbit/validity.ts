@@ -365,6 +365,17 @@ export class Validity {
 
   private refusals: RefusalIndex | undefined
 
+  /** The counts of `countRefusals` for some satellites only (catalogue indices): as refusalAt decides (decay first, then age), without its messages. */
+  countRefusalsAmong(indices: readonly number[], instantMs: number, satrecAt: (i: number) => SatRec): RefusalCounts {
+    let elementAge = 0
+    let decayed = 0
+    for (const i of indices) {
+      if (this.decayedBy(i, satrecAt(i), instantMs) !== null) decayed++
+      else if (!this.inAgeWindow(i, instantMs)) elementAge++
+    }
+    return { elementAge, decayed }
+  }
+
   /**
    * The decay searches `countRefusals(instantMs)` would run at once, as work
    * in slices: each step takes one satellite's search at most a year further

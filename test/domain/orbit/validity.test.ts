@@ -159,6 +159,9 @@ describe('countRefusals', () => {
         expect(counts).toEqual(plain.countRefusalsOneByOne(t, satrecAt))
         decayedSeen = Math.max(decayedSeen, counts.decayed)
       }
+      // Counted among every satellite, the counts are the same too.
+      const every = c.satellites.map((_, i) => i)
+      for (const t of instants.slice(0, 10)) expect(plain.countRefusalsAmong(every, t, satrecAt)).toEqual(plain.countRefusalsOneByOne(t, satrecAt))
       // Decays come into it (months after the snapshot many Starlink elements have decayed).
       expect(decayedSeen).toBeGreaterThan(100)
       // And each side of decays the index found, to the ms.

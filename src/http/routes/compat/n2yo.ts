@@ -271,12 +271,7 @@ function categoryLeftOutNotice(catalog: Catalog, category: N2yoCategory, ms: num
     members = catalog.satellites.flatMap((s, i) => (inCategory(s, category) ? [i] : []))
     byCategory.set(category, members)
   }
-  const leftOut = { elementAge: 0, decayed: 0 }
-  for (const i of members) {
-    const refusal = catalog.validity.refusalAt(i, catalog.satrecAt(i), ms)
-    if (refusal?.kind === 'element-age') leftOut.elementAge++
-    else if (refusal?.kind === 'decayed') leftOut.decayed++
-  }
+  const leftOut = catalog.validity.countRefusalsAmong(members, ms, (i) => catalog.satrecAt(i))
   return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}`, advice: NOW_ONLY_ADVICE })
 }
 
