@@ -51,13 +51,16 @@ export function requestPath(url: string): string {
 }
 
 /**
- * Whether a request's path holds an escape that is not valid percent-encoding of
- * UTF-8 (`%ZZ`, `%FF`): routers then give its segment as null (Elysia's) or with
- * U+FFFD in place of the bytes (Bun's), which is not what the client sent.
+ * A path parameter's value as a router gave it, or null when it stands for a
+ * segment that is not valid percent-encoding of UTF-8 (`%ZZ`, `%FF`): Elysia's
+ * router gives such a segment as null, Bun's with U+FFFD in place of the bytes
+ * (which is not what the client sent), so the request's own path is read to tell.
  */
-export function pathHasBadEscape(url: string): boolean {
+export function readableSegment(value: string | null | undefined, url: string): string | null {
+  if (value === null || value === undefined) return null
+  if (!value.includes('\uFFFD')) return value
   const path = requestPath(url)
-  return path.includes('%') && percentDecoded(path) === null
+  return path.includes('%') && percentDecoded(path) === null ? null : value
 }
 
 /** `text` with its percent-escapes decoded, or null when they are not valid percent-encoding of UTF-8. */

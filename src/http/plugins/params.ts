@@ -7,7 +7,7 @@
 import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
 import { INSTANT_RULE, parseInstant } from '../../web/instant.ts'
-import { pathHasBadEscape, percentDecoded, shown } from './edge.ts'
+import { percentDecoded, readableSegment, shown } from './edge.ts'
 
 /** The `time` rule, shared with the page (src/web/instant.ts). */
 export { parseInstant, TIME_MAX_MS, TIME_MIN_MS } from '../../web/instant.ts'
@@ -236,8 +236,9 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
           const valuesOf = (name: string) => {
             const value = raw[name]
             if (value === undefined) return NONE
-            if (value === null || (value.includes('\uFFFD') && pathHasBadEscape(request.url))) throw new ApiError(400, `${describe(name, spec.params![name]!)} (got a path segment that is not valid percent-encoding)`)
-            return [decodePathSegment(value)]
+            const segment = readableSegment(value, request.url)
+            if (segment === null) throw new ApiError(400, `${describe(name, spec.params![name]!)} (got a path segment that is not valid percent-encoding)`)
+            return [decodePathSegment(segment)]
           }
           Object.assign(params, parseEntries(pathEntries, valuesOf))
         }

@@ -6,7 +6,7 @@ import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
 import { Busy } from '../../../io/heavy-work.ts'
-import { pathHasBadEscape, shown } from '../../plugins/edge.ts'
+import { readableSegment, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import type { ModuleContext } from '../common.ts'
@@ -42,13 +42,12 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
 /** A NORAD catalog number: digits only, 1..999999999. */
 /**
  * A path parameter of a compatible route as the router decoded it; a 400 naming it and its
- * rule when the client's segment is not valid percent-encoding (see `pathHasBadEscape`).
+ * rule when the client's segment is not valid percent-encoding (see `readableSegment`).
  */
 export function pathParam(request: Request, name: string, value: string | null | undefined, rule: string): string {
-  if (value === null || value === undefined || (value.includes('\uFFFD') && pathHasBadEscape(request.url))) {
-    throw new ApiError(400, `${name} must be ${rule} (got a path segment that is not valid percent-encoding)`)
-  }
-  return value
+  const segment = readableSegment(value, request.url)
+  if (segment === null) throw new ApiError(400, `${name} must be ${rule} (got a path segment that is not valid percent-encoding)`)
+  return segment
 }
 
 /** The rule of a NORAD catalog number, as the families' messages say it. */
