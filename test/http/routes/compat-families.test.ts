@@ -160,10 +160,21 @@ describe('refusals', () => {
 })
 
 describe('the access log', () => {
-  test("never writes an observer's place or a key that a compatible route carries in its path: the route pattern instead", async () => {
+  /** The access log's entries for the requests `run` makes (the log's sink caught meanwhile). */
+  const accessLogOf = async (run: () => Promise<void>): Promise<any[]> => {
     const lines: string[] = []
     log.configure({ sink: (line) => lines.push(line) })
     try {
+      await run()
+      await Bun.sleep(20)
+    } finally {
+      log.configure({ sink: null })
+    }
+    return lines.map((l) => JSON.parse(l))
+  }
+
+  test("never writes an observer's place or a key that a compatible route carries in its path: the route pattern instead", async () => {
+    const entries = await accessLogOf(async () => {
       const app = appWith(undefined, true, true)
       await request(app, '/rest/v1/satellite/positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY')
       await request(app, '/rest/v1/satellite/tle/25544&apiKey=SECRET-KEY')
@@ -171,11 +182,7 @@ describe('the access log', () => {
       await request(app, '/v1/coordinates/48.856613,2.352222')
       await request(app, '/iss-pass.json?lat=48.856613&lon=2.352222')
       await request(app, '/v1/satellites/25544')
-      await Bun.sleep(20)
-    } finally {
-      log.configure({ sink: null })
-    }
-    const entries = lines.map((l) => JSON.parse(l))
+    })
     expect(entries.map((e) => e.path)).toEqual([
       '/rest/v1/satellite/positions/:id/:observer_lat/:observer_lng/:observer_alt/:seconds',
       '/rest/v1/satellite/tle/:id',
@@ -190,9 +197,7 @@ describe('the access log', () => {
   })
 
   test('a path under those routes\' prefixes that matches none of them (a near-miss, another case, the family off) is written as the prefix and …, never the place', async () => {
-    const lines: string[] = []
-    log.configure({ sink: (line) => lines.push(line) })
-    try {
+    const entries = await accessLogOf(async () => {
       const app = appWith(undefined, true, true)
       for (const path of ['/v1/coordinates/48.856613,2.352222/x', '/V1/Coordinates/48.856613,2.352222', '//v1/coordinates/48.856613,2.352222', '/v1/%63oordinates/48.856613,2.352222', '/rest/v1/satellite//positions/25544/48.856613/2.352222/35/1&apiKey=SECRET-KEY']) {
         await request(app, path)
@@ -202,11 +207,7 @@ describe('the access log', () => {
       await request(off, '/v1/coordinates/48.856613,2.352222')
       // Paths elsewhere are written as they are.
       await request(off, '/v1/satellites/25544/x')
-      await Bun.sleep(20)
-    } finally {
-      log.configure({ sink: null })
-    }
-    const entries = lines.map((l) => JSON.parse(l))
+    })
     expect(entries.map((e) => [e.path, e.status])).toEqual([
       ['/v1/coordinates/…', 404],
       ['/v1/coordinates/…', 404],
