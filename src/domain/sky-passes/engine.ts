@@ -7,8 +7,13 @@
  * many will be searched (`admit`: it may refuse a search too costly by throwing);
  * then, per satellite:
  * 1. Validity (validity.ts): no position anywhere in the searched time (the
- *    elements' age, decay) → listed as such; the age limit or a decay inside
- *    the searched time → the whole time is searched as the plain loop does.
+ *    elements' age, decay) → listed as such; a decay inside the searched time
+ *    → the whole time is searched as the plain loop does; the age limit inside
+ *    it → steps 2 to 5 on the part inside the limit, and the search of step 5
+ *    also around each instant where the limit cuts the searched time, which
+ *    finds there the same edge of `noPosition` as the plain loop (its span
+ *    then runs to the end of the searched time, or from its start, since
+ *    every instant beyond the limit is refused by age).
  * 2. Visible-only: a near-earth satellite that cannot look as bright as the
  *    limit from anywhere it can be (brightness-bound.ts) is skipped.
  * 3. A coarse scan that jumps ahead by how fast the satellite can climb towards
@@ -26,7 +31,9 @@
  *    (startMs + k·step), so it sees the same samples around every pass and
  *    finds the same passes, to the bit. A stretch whose search meets an
  *    instant without a position (SGP4 giving an implausible height) sends the
- *    satellite to the whole-time search, so such edges are found as there.
+ *    satellite to the whole-time search, so such edges are found as there
+ *    (any other instant without a position than the age limit's, for a
+ *    satellite cut by it).
  */
 import type { Catalog } from '../catalog/catalog.ts'
 import { standardMagnitudes } from '../orbit/magnitude.ts'
@@ -39,6 +46,8 @@ import { mayBeVisible } from './screen.ts'
 import { rangeReachRad, siteOf } from './site.ts'
 import { lowestHeightBoundKm } from '../orbit/validity.ts'
 import { minutesSinceEpoch } from '../orbit/resonance.ts'
+import { positionAt, siderealTimeRad } from '../orbit/position.ts'
+import type { NoPositionSpan } from '../orbit/passes.ts'
 import { constants, type SatRec } from 'satellite.js'
 import { stateScan } from './state-scan.ts'
 
@@ -49,6 +58,8 @@ const NO_POSITION = 0
 const WHOLE_TIME = 1
 const TOO_FAINT = 2
 const SCAN = 3
+/** The age limit inside the searched time (no decay): scanned and searched on the part inside it, and searched around the cut. */
+const CLIPPED = 4
 /** Satellites classified between yields. */
 const PLAN_SLICE = 200
 
@@ -64,8 +75,10 @@ export interface SkyPassesPlan {
 export interface SkyPassesStats {
   satellites: number
   withoutPosition: number
-  /** Searched over the whole time (validity changes inside it, no mean elements to scan, or a position missing near a pass). */
+  /** Searched over the whole time (a decay inside it, or a position missing near a pass other than at the age limit). */
   wholeTime: number
+  /** Scanned and searched on the part of the time inside the age limit (which cuts it). */
+  clipped: number
   /** Visible-only: skipped as never bright enough. */
   tooFaint: number
   /** Stretches found by the scans, screened out (visible-only), and searched. */
@@ -89,7 +102,7 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
   const dark = query.visibleOnly ? possiblyDark(query.observer, startMs, endMs) : [{ fromMs: startMs, toMs: endMs }]
   const bound = query.visibleOnly ? new BrightnessBound(site) : null
   const validity = catalog.validity
-  const stats: SkyPassesStats = { satellites: query.indices.length, withoutPosition: 0, wholeTime: 0, tooFaint: 0, stretches: 0, screenedOut: 0, searched: 0 }
+  const stats: SkyPassesStats = { satellites: query.indices.length, withoutPosition: 0, wholeTime: 0, clipped: 0, tooFaint: 0, stretches: 0, screenedOut: 0, searched: 0 }
   const answer: SkyPassesAnswer = { passes: [], withoutPosition: [], noPosition: [], leftOut: { elementAge: 0, decayed: 0 }, stats }
   const passQuery = (from: number, to: number, index: number) => ({
     observer: query.observer,
@@ -129,7 +142,7 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
     } else if (decayMs !== null && decayMs <= startMs) {
       plan[k] = NO_POSITION
       answer.leftOut.decayed++
-    } else if (decayMs !== null || age.fromMs > startMs || age.toMs < endMs) {
+    } else if (decayMs !== null) {
       plan[k] = WHOLE_TIME
       candidates++
     } else if (bound) {
@@ -138,12 +151,14 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
       const target = query.magnitudeLimit + 0.01 - standards[index]!
       const capRad = rangeReachRad(site, lowestRadiusKm(satrec, startMs, endMs), brightEnoughRangeKm(target))
       const faint = capRad < 0 || (satrec.method === 'n' && !bound.mayReachOf(satrec, validity.heightCeilingAt(index), startMs, endMs, target))
-      plan[k] = faint ? TOO_FAINT : SCAN
-      caps[k] = capRad
-      if (faint) stats.tooFaint++
+      const cut = age.fromMs > startMs || age.toMs < endMs
+      // One cut by the age limit is searched around the cut all the same (the plain loop lists its span without positions there).
+      plan[k] = cut ? CLIPPED : faint ? TOO_FAINT : SCAN
+      caps[k] = faint ? -1 : capRad
+      if (faint && !cut) stats.tooFaint++
       else candidates++
     } else {
-      plan[k] = SCAN
+      plan[k] = age.fromMs > startMs || age.toMs < endMs ? CLIPPED : SCAN
       candidates++
     }
     if (k % PLAN_SLICE === PLAN_SLICE - 1) yield
@@ -167,9 +182,15 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
       continue
     }
     const capRad = caps[k]!
-    // 3. Where it may be above the threshold (and, visible-only, within that range).
+    // The part of the time to scan: inside the age limit, for a satellite it cuts.
+    const clipped = plan[k] === CLIPPED
+    const age = validity.ageWindowOf(index)
+    const fromMs = clipped ? Math.max(startMs, age.fromMs) : startMs
+    const toMs = clipped ? Math.min(endMs, age.toMs) : endMs
+    if (clipped) stats.clipped++
+    // 3. Where it may be above the threshold (and, visible-only, within that range); nowhere when never bright enough.
     stretches.length = 0
-    if (!meanScan(satrec, site, startMs, endMs, stretches, capRad)) stateScan(catalog, index, site, startMs, endMs, stretches, capRad)
+    if (capRad >= 0 && !meanScan(satrec, site, fromMs, toMs, stretches, capRad)) stateScan(catalog, index, site, fromMs, toMs, stretches, capRad)
     stats.stretches += stretches.length
     // 4. Where it may be visible.
     const kept = query.visibleOnly
@@ -189,29 +210,55 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
     let whole = kept
     if (capRad < Math.PI && kept.length > 0) {
       const uncapped: TimeSpan[] = []
-      if (!meanScan(satrec, site, startMs, endMs, uncapped)) stateScan(catalog, index, site, startMs, endMs, uncapped)
+      if (!meanScan(satrec, site, fromMs, toMs, uncapped)) stateScan(catalog, index, site, fromMs, toMs, uncapped)
       whole = uncapped.filter((u) => kept.some((v) => v.fromMs <= u.toMs && v.toMs >= u.fromMs))
+    }
+    // Where the age limit cuts the searched time: searched too, for the edge of the span without positions.
+    if (clipped) {
+      whole = [...whole]
+      if (fromMs > startMs) whole.unshift({ fromMs, toMs: fromMs })
+      if (toMs < endMs) whole.push({ fromMs: toMs, toMs })
     }
     // 5. The search itself, on the grid of the whole-time search.
     const stepMs = scanStepMs(satrec)
     const found: SkyPass['pass'][] = []
+    const spans: NoPositionSpan[] = []
     let gap = false
     for (const window of gridWindows(whole, startMs, endMs, stepMs)) {
       stats.searched++
       const search = findPasses(catalog, index, passQuery(window.fromMs, window.toMs, index))
-      if (search.noPosition.length > 0) {
+      for (const span of search.noPosition) {
+        const atStartCut = clipped && span.fromMs === window.fromMs && window.fromMs < fromMs
+        const atEndCut = clipped && span.toMs === window.toMs && window.toMs > toMs
+        // As the whole-time search lists it: from the searched time's start (with the reason there), or to its end.
+        const reason = atStartCut && !atEndCut ? refusalReason(catalog, index, startMs) : null
+        if (reason !== null) spans.push({ fromMs: startMs, toMs: span.toMs, reason })
+        else if (atEndCut && !atStartCut) spans.push({ ...span, toMs: endMs })
+        else gap = true
+      }
+      if (gap || !search.anyPosition) {
         gap = true
         break
       }
       found.push(...search.passes)
     }
     if (gap) wholeTime(index)
-    else keep(index, found)
+    else {
+      if (spans.length > 0) answer.noPosition.push({ index, spans })
+      keep(index, found)
+    }
     yield
   }
   answer.passes.sort(byStart)
   answer.withoutPosition.sort((a, b) => a - b)
   return answer
+}
+
+/** Why satellite `index` has no position at `instantMs` (as the whole-time search samples it), or null when it has one. */
+function refusalReason(catalog: Catalog, index: number, instantMs: number): string | null {
+  const instant = new Date(instantMs)
+  const position = positionAt(catalog, index, instant, siderealTimeRad(instant), catalog.satrecAt(index))
+  return position.ok ? null : position.reason
 }
 
 /**

@@ -31,7 +31,7 @@ describe('findSkyPasses', () => {
     let passes = 0
     let visible = 0
     let cut = 0
-    let wholeTime = 0
+    let clipped = 0
     let withoutPosition = 0
     for (let k = 0; k < 12; k++) {
       // A third without an age limit: decayed and nonsense elements too.
@@ -55,15 +55,61 @@ describe('findSkyPasses', () => {
       passes += plain.passes.length
       visible += plain.passes.filter((p) => p.pass.visible.length > 0).length
       cut += plain.passes.filter((p) => p.pass.rise === null || p.pass.set === null).length
-      wholeTime += fast.stats.wholeTime
+      clipped += fast.stats.clipped
       withoutPosition += plain.withoutPosition.length
     }
     // The comparison covers what it is for.
     expect(passes).toBeGreaterThan(1000)
     expect(visible).toBeGreaterThan(20)
     expect(cut).toBeGreaterThan(10)
-    expect(wholeTime).toBeGreaterThan(5)
+    expect(clipped).toBeGreaterThan(5)
     expect(withoutPosition).toBeGreaterThan(50)
+  }, 120_000)
+
+  test('a satellite the age limit cuts the searched time of is searched inside the limit and around the cut, one whose decay falls inside it over the whole time: the plain loop\'s passes and spans', () => {
+    const next = random(31)
+    const totals = { passes: 0, clipped: 0, wholeTime: 0, startCuts: 0, endCuts: 0, spans: 0 }
+    const compare = (on: Catalog, query: SkyPassesQuery) => {
+      const plain = run(findSkyPassesPlain(on, query))
+      const fast = run(findSkyPasses(on, query))
+      expect(fast.passes).toEqual(plain.passes)
+      expect(fast.withoutPosition).toEqual(plain.withoutPosition)
+      expect(fast.noPosition).toEqual(plain.noPosition)
+      totals.passes += plain.passes.length
+      totals.clipped += fast.stats.clipped
+      totals.wholeTime += fast.stats.wholeTime
+      for (const { spans } of plain.noPosition) {
+        totals.spans += spans.length
+        totals.startCuts += spans.filter((s) => s.fromMs === query.startMs).length
+        totals.endCuts += spans.filter((s) => s.toMs === query.endMs).length
+      }
+    }
+    const observer = () => ({ latitudeDeg: next() * 120 - 60, longitudeDeg: next() * 360 - 180, altitudeM: 0 })
+    const some = (on: Catalog, count: number) => [...new Set(Array.from({ length: count }, () => Math.floor(next() * on.size)))].sort((a, b) => a - b)
+    for (let k = 0; k < 4; k++) {
+      // The 30-day limit inside a night a month after the data (the end cut), all passes and visible-only.
+      const startMs = Math.round(STAMP + (29 + next()) * 86_400_000)
+      compare(catalog, { observer: observer(), startMs, endMs: startMs + 12 * 3_600_000, minElevationDeg: 10, visibleOnly: k % 2 === 1, magnitudeLimit: 6, indices: some(catalog, 150) })
+      // A 6-hour limit over a day around the epochs: cut at the start, at the end, or both.
+      const short = catalog.withPolicy({ maxElementAgeMs: 6 * 3_600_000 })
+      const dayMs = Math.round(STAMP - (0.5 + next()) * 86_400_000)
+      compare(short, { observer: observer(), startMs: dayMs, endMs: dayMs + 24 * 3_600_000, minElevationDeg: 0, visibleOnly: k % 2 === 0, magnitudeLimit: 8, indices: some(short, 150) })
+    }
+    // Decays inside two days five days after the data, without an age limit: whole-time searches.
+    const free = catalog.withPolicy(NO_AGE_LIMIT)
+    const fromMs = STAMP + 5 * 86_400_000
+    const decaying = free.satellites.map((_, i) => i).filter((i) => {
+      const satrec = free.satrecAt(i)
+      return free.validity.decayedBy(i, satrec, fromMs + 2 * 86_400_000) !== null && free.validity.decayedBy(i, satrec, fromMs) === null
+    })
+    compare(free, { observer: observer(), startMs: fromMs, endMs: fromMs + 2 * 86_400_000, minElevationDeg: 0, visibleOnly: false, magnitudeLimit: 4.5, indices: [...new Set([...decaying, ...some(free, 40)])].sort((a, b) => a - b) })
+    // The comparison covers what it is for.
+    expect(decaying.length).toBeGreaterThan(5)
+    expect(totals.wholeTime).toBeGreaterThanOrEqual(decaying.length)
+    expect(totals.clipped).toBeGreaterThan(300)
+    expect(totals.startCuts).toBeGreaterThan(50)
+    expect(totals.endCuts).toBeGreaterThan(200)
+    expect(totals.passes).toBeGreaterThan(1000)
   }, 120_000)
 
   test('visible-only skips most satellites without propagating them, and searches far fewer stretches than it scans', () => {
