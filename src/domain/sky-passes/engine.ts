@@ -7,8 +7,10 @@
  * many will be searched (`admit`: it may refuse a search too costly by throwing);
  * then, per satellite:
  * 1. Validity (validity.ts): no position anywhere in the searched time (the
- *    elements' age, decay) → listed as such; a decay inside the searched time
- *    → the whole time is searched as the plain loop does; the age limit inside
+ *    elements' age, decay) → listed as such; a decay inside the searched time,
+ *    or SGP4 possibly below the floor in the part of it before the elements'
+ *    epoch (run back that far: mayFailBeforeEpoch) → the whole time is searched
+ *    as the plain loop does; the age limit inside
  *    it → steps 2 to 5 on the part inside the limit, and the search of step 5
  *    also around each instant where the limit cuts the searched time, which
  *    finds there the same edge of `noPosition` as the plain loop (its span
@@ -44,7 +46,7 @@ import { meanScan } from './mean-scan.ts'
 import { byStart, type SkyPass, type SkyPassesQuery, type SkyPassesResult } from './reference.ts'
 import { mayBeVisible } from './screen.ts'
 import { rangeReachRad, siteOf } from './site.ts'
-import { lowestHeightBoundKm } from '../orbit/validity.ts'
+import { FLOOR_KM, lowestHeightBoundKm } from '../orbit/validity.ts'
 import { minutesSinceEpoch } from '../orbit/resonance.ts'
 import { positionAt, siderealTimeRad } from '../orbit/position.ts'
 import type { NoPositionSpan } from '../orbit/passes.ts'
@@ -142,7 +144,7 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
     } else if (decayMs !== null && decayMs <= startMs) {
       plan[k] = NO_POSITION
       answer.leftOut.decayed++
-    } else if (decayMs !== null) {
+    } else if (decayMs !== null || mayFailBeforeEpoch(satrec, startMs)) {
       plan[k] = WHOLE_TIME
       candidates++
     } else if (bound) {
@@ -155,7 +157,8 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
       // One cut by the age limit is searched around the cut all the same (the plain loop lists its span without positions there).
       plan[k] = cut ? CLIPPED : faint ? TOO_FAINT : SCAN
       caps[k] = faint ? -1 : capRad
-      if (faint && !cut) stats.tooFaint++
+      // Never bright enough: not scanned (if cut, only searched around the cut), nor counted as a candidate.
+      if (faint) stats.tooFaint++
       else candidates++
     } else {
       plan[k] = age.fromMs > startMs || age.toMs < endMs ? CLIPPED : SCAN
@@ -254,6 +257,19 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
   return answer
 }
 
+/**
+ * Whether SGP4 may find a near-earth satellite below the floor somewhere
+ * between `startMs` and its elements' epoch, run back that far (decaying
+ * elements' drag terms grow with the time from the epoch either way): the
+ * scans would not see such a stretch without positions, so the whole time is
+ * searched. After the epoch the decay (validity.ts) says where positions end.
+ */
+function mayFailBeforeEpoch(satrec: SatRec, startMs: number): boolean {
+  if (satrec.method !== 'n') return false
+  const tsince = minutesSinceEpoch(satrec, startMs)
+  return tsince < 0 && lowestHeightBoundKm(satrec, tsince, true) < FLOOR_KM
+}
+
 /** Why satellite `index` has no position at `instantMs` (as the whole-time search samples it), or null when it has one. */
 function refusalReason(catalog: Catalog, index: number, instantMs: number): string | null {
   const instant = new Date(instantMs)
@@ -284,7 +300,6 @@ export function brightEnoughRangeKm(target: number): number {
 }
 
 const POLAR_KM = 6356.752
-const FLOOR_KM = 80
 
 /**
  * The lowest geocentric radius the satellite can have over [fromMs, toMs], km:

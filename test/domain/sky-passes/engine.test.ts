@@ -112,6 +112,22 @@ describe('findSkyPasses', () => {
     expect(totals.passes).toBeGreaterThan(1000)
   }, 120_000)
 
+  test('a satellite SGP4 finds below the surface when run back before its epoch is searched over the whole time: without a position, as in the plain loop', () => {
+    const next = random(41)
+    // Two weeks before the data: Starlinks raising their orbits have no position then (SGP4: below the surface).
+    const startMs = Date.UTC(2026, 4, 17, 20)
+    const indices = [...new Set([46701, 61957].map((id) => catalog.indexOf(id)!).concat(Array.from({ length: 200 }, () => Math.floor(next() * catalog.size))))].sort((a, b) => a - b)
+    for (const visibleOnly of [false, true]) {
+      const query: SkyPassesQuery = { observer: { latitudeDeg: 48.85, longitudeDeg: 2.35, altitudeM: 0 }, startMs, endMs: startMs + 12 * 3_600_000, minElevationDeg: 10, visibleOnly, magnitudeLimit: 4.5, indices }
+      const plain = run(findSkyPassesPlain(catalog, query))
+      const fast = run(findSkyPasses(catalog, query))
+      expect(fast.passes).toEqual(plain.passes)
+      expect(fast.withoutPosition).toEqual(plain.withoutPosition)
+      expect(fast.noPosition).toEqual(plain.noPosition)
+      expect(plain.withoutPosition).toEqual(expect.arrayContaining([catalog.indexOf(46701), catalog.indexOf(61957)]))
+    }
+  }, 60_000)
+
   test('visible-only skips most satellites without propagating them, and searches far fewer stretches than it scans', () => {
     const startMs = Date.UTC(2026, 4, 31, 18)
     const query: SkyPassesQuery = {
