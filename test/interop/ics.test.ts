@@ -14,6 +14,7 @@ const ROOT = new URL('../..', import.meta.url).pathname
 const PYTHON = '/usr/bin/python3'
 const READER = `${ROOT}test/reference/ics_read.py`
 const SYDNEY = 'latitude=-33.8688&longitude=151.2093&altitude=58'
+const PARIS = 'latitude=48.85&longitude=2.35'
 const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW']
 
 interface ReadEvent {
@@ -43,9 +44,13 @@ const second = (iso: string) => `${iso.slice(0, 19)}Z`
 const compass = (az: number) => COMPASS[Math.round((((az % 360) + 360) % 360) / 22.5) % 16]
 
 let app: ReturnType<typeof appFor>
+let catalogSize: number
 beforeAll(async () => {
-  app = appFor(await embeddedCatalog())
+  const catalog = await embeddedCatalog()
+  catalogSize = catalog.size
+  app = appFor(catalog)
 })
+const clock = (iso: string) => iso.slice(11, 19)
 
 describe('GET /api/v1/satellites/:noradId/passes?format=ics', () => {
   test('text/calendar that python3-icalendar reads: one event per pass, from rise to set, summary with name, height, direction and magnitude', async () => {
@@ -107,6 +112,44 @@ describe('GET /api/v1/satellites/:noradId/passes?format=ics', () => {
       await (await app.handle(new Request(`http://localhost/api/v1/satellites/25544/passes?${SYDNEY}&time=2026-05-31T12:35:00Z&days=1&format=ics`))).text(),
     )
     expect(cut.events[0]!.start).toBe('2026-05-31T12:35:00Z')
+  })
+
+  test('a pass the age limit cuts: its event says it begins where the positions do, and the calendar gives the stretch without positions', async () => {
+    const path = `/api/v1/satellites/62226/passes?${PARIS}&time=2026-04-29T20:00:00Z&visible-only=true`
+    const json = (await request(app, path)).body
+    const [span] = json.metadata.noPosition
+    expect(span.from).toBe(json.metadata.from)
+    const read = await readCalendar(await (await app.handle(new Request(`http://localhost${path}&format=ics`))).text())
+    expect(read.calendar.description).toContain(`has no position from ${span.from} to ${span.to} (${span.reason})`)
+    const cut = json.data.findIndex((p: any) => p.rise === null)
+    expect(cut).toBeGreaterThanOrEqual(0)
+    // The first millisecond with a position.
+    const begins = new Date(Date.parse(span.to) + 1).toISOString()
+    expect(read.events[cut]!.start).toBe(second(begins))
+    expect(read.events[cut]!.description).toContain(`Rise: above the threshold already where its positions begin, ${clock(begins)} UTC`)
+    // A pass the searched time cuts says that instead.
+    const edge = await readCalendar(await (await app.handle(new Request(`http://localhost/api/v1/satellites/25544/passes?${SYDNEY}&time=2026-05-31T12:35:00Z&days=1&format=ics`))).text())
+    expect(edge.events[0]!.description).toContain('Rise: above the threshold already at the start of the searched time')
+    expect(edge.calendar.description).toBeNull()
+  })
+
+  test('a night the age limit cuts for thousands of satellites: the calendar says how many lack positions for part of it, and a pass cut there ends where they do', async () => {
+    const query = `${PARIS}&time=2026-06-28T20:27:00Z&visible-only=true`
+    const json = (await request(app, `/api/v1/passes?${query}`)).body
+    const read = await readCalendar(await (await app.handle(new Request(`http://localhost/api/v1/passes?${query}&format=ics`))).text())
+    const partly = new Set(json.metadata.noPosition.map((s: any) => s.noradId)).size
+    expect(partly).toBeGreaterThan(1000)
+    expect(json.metadata.notice).toBeUndefined()
+    expect(read.calendar.description).toStartWith(`${partly} of the ${catalogSize} satellites have no position for part of the searched time`)
+    expect(read.calendar.caldesc).toBe(read.calendar.description)
+    const cut = json.data.findIndex((p: any) => p.set === null)
+    expect(cut).toBeGreaterThanOrEqual(0)
+    const span = json.metadata.noPosition.find((s: any) => s.noradId === json.data[cut].noradId)
+    expect(Date.parse(span.from)).toBeLessThan(Date.parse(json.metadata.to))
+    // The last millisecond with a position.
+    const ends = new Date(Date.parse(span.from) - 1).toISOString()
+    expect(read.events[cut]!.end).toBe(second(ends))
+    expect(read.events[cut]!.description).toContain(`Set: still above the threshold where its positions end, ${clock(ends)} UTC`)
   })
 
   test('stale data: a calendar without events says why in its description (the JSON answer\'s notice), not silently empty', async () => {

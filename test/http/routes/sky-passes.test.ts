@@ -160,6 +160,19 @@ describe('GET /api/v1/passes', () => {
     expect(stations).toBeGreaterThan(10)
   })
 
+  test('too costly counts, with visible-only, the satellites that can look bright enough, also those the age limit cuts the time of', async () => {
+    // A night a month after the data: the age limit cuts it for thousands of satellites, most of them never bright enough.
+    const night = `${PARIS}&time=2026-06-28T20:27:00Z&visible-only=true`
+    const day = await skyPasses(`${night}&hours=20`)
+    expect(day.status).toBe(200)
+    expect(day.body.metadata.noPosition.length).toBeGreaterThan(1000)
+    const two = await skyPasses(`${night}&hours=48`)
+    expect(two.status).toBe(400)
+    const can = Number(two.body.message.match(/\((\d+) of the catalogue can/)![1])
+    expect(can).toBeLessThan(catalog.size / 2)
+    expect(can * 48).toBeGreaterThan(visibleBudget(4.5))
+  })
+
   test('parameters: as declared (each refused outside its declaration with a 400 naming it: test/http/plugins/params.test.ts)', async () => {
     expect(describeParameters(declaredParameters(app).get('/api/v1/passes')!)).toEqual([
       'latitude: number -90..90 required',

@@ -5,7 +5,8 @@
  *
  * - UIDs are stable: the satellite, the observer (to 0.001°), the threshold and
  *   the pass's own instant (its culmination to the minute; for a pass cut by the
- *   searched time, its set or rise). The same pass asked for again (a calendar
+ *   searched time or where the satellite's positions begin or end, its set or
+ *   rise). The same pass asked for again (a calendar
  *   refreshing a subscription, new elements moving it by seconds) keeps its UID,
  *   so the calendar updates the event rather than adding a second one.
  * - SUMMARY: the satellite, the highest elevation and its compass direction, and
@@ -33,10 +34,17 @@ export interface CalendarRequest {
   magnitudeLimit: number
   /** When the calendar is made, ms since 1970 (DTSTAMP). */
   generatedMs: number
+  /** The searched time, ms since 1970: a pass cut elsewhere was cut where the satellite's positions begin or end. */
+  fromMs: number
+  toMs: number
   /** The service version (PRODID). */
   version: string
-  /** Why most satellites are left out (stale data), when they are: the calendar's description, so that an empty calendar says why. */
-  notice?: string
+  /**
+   * What the events cannot show: why most satellites are left out (stale
+   * data), that some have no position for part of the time. The calendar's
+   * description, so that an empty or thin calendar says why.
+   */
+  description?: string
   passes: CalendarPass[]
 }
 
@@ -92,7 +100,7 @@ function keyInstant(pass: Pass): string {
   if (pass.rise && pass.set) return minute(pass.culmination.instantMs)
   if (pass.set) return `set${minute(pass.set.instantMs)}`
   if (pass.rise) return `rise${minute(pass.rise.instantMs)}`
-  return 'up' // above the threshold all the searched time (a geostationary satellite)
+  return 'up' // above the threshold all the time it has positions in the searched time (a geostationary satellite)
 }
 
 export function passUid(noradId: number, pass: Pass, observer: CalendarRequest['observer'], threshold: number): string {
@@ -119,11 +127,20 @@ const point = (label: string, p: SkyPoint | null, missing: string) =>
 
 function passDescription(item: CalendarPass, request: CalendarRequest): string {
   const { pass } = item
+  // A pass without a rise or a set was cut by the searched time, or where the satellite's positions begin or end (the elements' age limit, a decay).
+  const noRise =
+    pass.startMs === request.fromMs
+      ? 'above the threshold already at the start of the searched time'
+      : `above the threshold already where its positions begin, ${time(pass.startMs)} UTC (the data gives none before)`
+  const noSet =
+    pass.endMs === request.toMs
+      ? 'still above the threshold at the end of the searched time'
+      : `still above the threshold where its positions end, ${time(pass.endMs)} UTC (the data gives none after)`
   const lines = [
     `${item.name} (NORAD ${item.noradId}) above ${request.elevationThreshold}° from ${request.observer.latitude}, ${request.observer.longitude}.`,
-    point('Rise', pass.rise, 'above the threshold already at the start of the searched time'),
+    point('Rise', pass.rise, noRise),
     point('Highest', pass.culmination, ''),
-    point('Set', pass.set, 'still above the threshold at the end of the searched time'),
+    point('Set', pass.set, noSet),
   ]
   if (pass.visible.length > 0) {
     const windows = pass.visible.map((w) => `${time(w.fromMs)}–${time(w.toMs)} UTC`).join(', ')
@@ -152,7 +169,7 @@ export function passesCalendar(request: CalendarRequest): string {
     'REFRESH-INTERVAL;VALUE=DURATION:PT6H',
     'X-PUBLISHED-TTL:PT6H',
     // RFC 7986's DESCRIPTION, and the X-WR-CALDESC calendar apps show.
-    ...(request.notice === undefined ? [] : [`DESCRIPTION:${escapeText(request.notice)}`, `X-WR-CALDESC:${escapeText(request.notice)}`]),
+    ...(request.description === undefined ? [] : [`DESCRIPTION:${escapeText(request.description)}`, `X-WR-CALDESC:${escapeText(request.description)}`]),
   ]
   const stamp = icsDateTime(request.generatedMs)
   for (const item of request.passes) {

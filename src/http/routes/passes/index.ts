@@ -48,7 +48,7 @@ const DESCRIPTION = `Every pass of the satellite over the observer between \`tim
 - \`visible\`: visible to the naked eye at some moment of the pass: the satellite is sunlit (not in the Earth's umbra) while the Sun is at or below -6° at the observer, and its estimated magnitude is at or below \`magnitude-limit\` (default 4.5; the rule of /nearby). \`visibleWindow\` is the first such stretch (\`null\` when none); \`visibleWindows\` lists all of them (more than one only in long passes of high orbits).
 - **Brightness**: \`culmination.magnitude\` is the estimated apparent magnitude at the highest point (null in the Earth's shadow); \`brightest\` is the brightest moment while sunlit in a dark sky (null when never), so a pass is visible exactly when \`brightest.magnitude\` is at or below the limit. Magnitudes follow from the satellite's standard magnitude (\`metadata.standardMagnitude\`: published for the ISS, the Chinese station, HST...; otherwise defaults by name family, R/B and DEB, and orbit class: see the README), the range and the phase angle (Lambertian sphere), and are good to about ±1.
 - **Stale elements**: passes are looked for only where the satellite has a position: within the age limit from its elements' epoch (\`--max-element-age\`, 30 days by default), before its decay, where SGP4 gives a state at a plausible height (80 km up to the elements' apogee height + 10 % + 200 km). The stretches without one are listed in \`metadata.noPosition\`, and a pass cut by one has \`rise\` or \`set\` null. No position anywhere in the searched time: 422.
-- **Calendars**: \`format=ics\` answers \`text/calendar\` (RFC 5545): one event per pass from its rise to its set (the searched time's edges for a cut pass), the summary naming the satellite, the highest elevation with its compass direction and the magnitude (\`ISS (ZARYA): 72° SSW, mag -3.2, visible\`), with UIDs stable from one request to the next so a calendar subscribed to the URL updates its events rather than adding new ones. Errors stay JSON.`
+- **Calendars**: \`format=ics\` answers \`text/calendar\` (RFC 5545): one event per pass from its rise to its set (for a cut pass, the searched time's edge or where the satellite's positions begin or end), the summary naming the satellite, the highest elevation with its compass direction and the magnitude (\`ISS (ZARYA): 72° SSW, mag -3.2, visible\`), with UIDs stable from one request to the next so a calendar subscribed to the URL updates its events rather than adding new ones; the calendar's description gives the stretches without a position. Errors stay JSON.`
 
 export function passesModule(context: ModuleContext) {
   const { store, clock } = context
@@ -85,7 +85,15 @@ export function passesModule(context: ModuleContext) {
           elevationThreshold: query['elevation-threshold'],
           magnitudeLimit: query['magnitude-limit'],
           generatedMs: clock(),
+          fromMs: startMs,
+          toMs: endMs,
           version: VERSION,
+          // The stretches without positions, which the events cannot show.
+          ...(search.noPosition.length === 0
+            ? {}
+            : {
+                description: `${satellite.name} has no position ${search.noPosition.map((span) => `from ${iso(span.fromMs)} to ${iso(span.toMs)} (${span.reason})`).join('; ')}: no pass is looked for there, and a pass reaching such a stretch ends (or begins) at it.`,
+              }),
           passes: kept.map((pass) => ({ noradId: satellite.noradId, name: satellite.name, epochMs: satellite.elements.epochMs, pass })),
         })
         // A Response goes out as it is (no JSON schema applies); typed away so the route keeps its JSON answer's type.

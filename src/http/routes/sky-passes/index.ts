@@ -20,8 +20,9 @@ export const DEFAULT_PAGE_SIZE = 100
 export const MAX_SATELLITE_HOURS = 4_800
 /**
  * Visible-only: satellites that can look bright enough × hours at most, at magnitude-limit 5 and
- * brighter (the whole catalogue for two nights at the default 4.5); each magnitude fainter divides it
- * by 4 (faint limits let thousands of faint satellites through, each with visible passes to work out).
+ * brighter (at the default 4.5, the whole catalogue for 20 hours at the equator and two nights at
+ * Paris: docs/passes.md); each magnitude fainter divides it by 4 (faint limits let thousands of faint
+ * satellites through, each with visible passes to work out).
  */
 export const MAX_VISIBLE_SATELLITE_HOURS = 150_000
 /** Answers kept per catalogue for paging through them (the least recently used go first). */
@@ -97,13 +98,23 @@ function admission(query: SkyPassesParams) {
   }
 }
 
+/** The calendar's description: the notice, and how many satellites have no position for part of the time (the events cannot show it). */
+function calendarDescription(notice: string | null, partly: number, searched: number): { description?: string } {
+  const gaps =
+    partly === 0
+      ? null
+      : `${partly} of the ${searched} satellites have no position for part of the searched time (the elements' age limit, a decay, no plausible SGP4 state): no pass is looked for there, and a pass reaching such a stretch ends (or begins) at it; the JSON answer lists the stretches in metadata.noPosition.`
+  const text = [notice, gaps].filter((part) => part !== null).join(' ')
+  return text === '' ? {} : { description: text }
+}
+
 const DESCRIPTION = `Every pass of every satellite of the catalogue (or of \`group\`) over the observer between \`time\` (default now) and \`hours\` later, ordered by start: what can be seen tonight, when, where and how bright.
 
 - Each pass is what \`/satellites/{noradId}/passes\` gives for that satellite over the same time, to the millisecond: \`rise\`, \`culmination\`, \`set\` (each with \`rangeRate\`, and \`dopplerShiftHz\` with \`frequency\`), \`brightest\`, \`duration\`, \`visible\` and the visible windows; plus \`noradId\`, \`name\`, \`elementAgeDays\` and \`magnitude\` (the brightest while sunlit in a dark sky).
 - \`visible-only=true\`: only the passes visible to the naked eye at some moment (sunlit, the Sun at or below -6° at the observer, magnitude at or below \`magnitude-limit\`).
 - Paging as on the satellite list: \`page\` and \`page-size\` cut the passes into pages and add \`page\`, \`pageSize\` and \`pages\` to \`metadata\`; the same search asked for again with another page is answered from the first one's result.
 - **Trust**: passes are looked for only where a satellite has a position (the element-age limit, \`--max-element-age\`; decay; plausible heights). Satellites without one anywhere in the time are counted in \`metadata.leftOut\` (and \`metadata.notice\` says what to do when they are most of the selection); stretches without one inside the time are listed in \`metadata.noPosition\`.
-- **Limits**: without visible-only, satellites searched × hours must be at most ${MAX_SATELLITE_HOURS} (the \`stations\` group for 48 hours; the whole catalogue needs visible-only or a group); with visible-only, satellites that can look bright enough × hours must be at most ${MAX_VISIBLE_SATELLITE_HOURS} at magnitude-limit 5 or brighter (the whole catalogue for 48 hours at the default 4.5), a quarter of that for each magnitude fainter. Beyond: 400 saying what is allowed. Searches run a slice at a time, at most two at once (503 with Retry-After beyond).
+- **Limits**: without visible-only, satellites searched × hours must be at most ${MAX_SATELLITE_HOURS} (the \`stations\` group for 48 hours; the whole catalogue needs visible-only or a group); with visible-only, satellites that can look bright enough × hours must be at most ${MAX_VISIBLE_SATELLITE_HOURS} at magnitude-limit 5 or brighter (how many can depends on the latitude and the season: at the default 4.5, the whole catalogue for 20 hours at the equator, 48 hours at Paris, in late May), a quarter of that for each magnitude fainter. Beyond: 400 saying what is allowed. Searches run a slice at a time, at most two at once (503 with Retry-After beyond).
 - \`format=ics\`: the passes (of the page, when paging) as an iCalendar file (RFC 5545, \`text/calendar\`), one event per pass with stable UIDs: a calendar subscribed to the URL updates its events rather than duplicating them.`
 
 /** The search's result for a query, kept per catalogue so pages of one search are cut from one result. */
@@ -176,8 +187,10 @@ export function skyPassesModule(context: ModuleContext) {
           elevationThreshold: query['elevation-threshold'],
           magnitudeLimit: query['magnitude-limit'],
           generatedMs: clock(),
+          fromMs: startMs,
+          toMs: endMs,
           version: VERSION,
-          ...(notice === null ? {} : { notice }),
+          ...calendarDescription(notice, answer.noPosition.length, answer.stats.satellites),
           passes: shown.map(({ index, pass }) => {
             const satellite = catalog.satellites[index]!
             return { noradId: satellite.noradId, name: satellite.name, epochMs: satellite.elements.epochMs, pass }
