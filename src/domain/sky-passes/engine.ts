@@ -9,13 +9,13 @@
  * 1. Validity (validity.ts): no position anywhere in the searched time (the
  *    elements' age, decay) → listed as such; a decay inside the searched time,
  *    or SGP4 possibly below the floor in the part of it before the elements'
- *    epoch (run back that far: mayFailBeforeEpoch) → the whole time is searched
- *    as the plain loop does; the age limit inside
- *    it → steps 2 to 5 on the part inside the limit, and the search of step 5
- *    also around each instant where the limit cuts the searched time, which
- *    finds there the same edge of `noPosition` as the plain loop (its span
- *    then runs to the end of the searched time, or from its start, since
- *    every instant beyond the limit is refused by age).
+ *    epoch (run back that far: mayFailBeforeEpoch) → the whole time is
+ *    searched as the plain loop does; the age limit inside it → steps 2 to 5
+ *    on the part inside the limit, and the search of step 5 also around each
+ *    instant where the limit cuts the searched time, which finds there the
+ *    same edge of `noPosition` as the plain loop (its span then runs to the
+ *    end of the searched time, or from its start, since every instant beyond
+ *    the limit is refused by age).
  * 2. Visible-only: a near-earth satellite that cannot look as bright as the
  *    limit from anywhere it can be (brightness-bound.ts) is skipped.
  * 3. A coarse scan that jumps ahead by how fast the satellite can climb towards
@@ -136,6 +136,7 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
     const satrec = catalog.satrecAt(index)
     const age = validity.ageWindowOf(index)
     const decayMs = age.toMs < startMs || age.fromMs > endMs ? null : validity.decayedBy(index, satrec, endMs)
+    const cut = age.fromMs > startMs || age.toMs < endMs
     if (age.toMs < startMs || age.fromMs > endMs) {
       plan[k] = NO_POSITION
       // Decay first, as every refusal says it (validity.ts refusalAt, /nearby's leftOut): decayed by the start, whatever the age.
@@ -153,7 +154,6 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
       const target = query.magnitudeLimit + 0.01 - standards[index]!
       const capRad = rangeReachRad(site, lowestRadiusKm(satrec, startMs, endMs), brightEnoughRangeKm(target))
       const faint = capRad < 0 || (satrec.method === 'n' && !bound.mayReachOf(satrec, validity.heightCeilingAt(index), startMs, endMs, target))
-      const cut = age.fromMs > startMs || age.toMs < endMs
       // One cut by the age limit is searched around the cut all the same (the plain loop lists its span without positions there).
       plan[k] = cut ? CLIPPED : faint ? TOO_FAINT : SCAN
       caps[k] = faint ? -1 : capRad
@@ -161,7 +161,7 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
       if (faint) stats.tooFaint++
       else candidates++
     } else {
-      plan[k] = age.fromMs > startMs || age.toMs < endMs ? CLIPPED : SCAN
+      plan[k] = cut ? CLIPPED : SCAN
       candidates++
     }
     if (k % PLAN_SLICE === PLAN_SLICE - 1) yield
