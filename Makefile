@@ -118,7 +118,7 @@ test: node_modules/.installed data/prepared.bin deps-test dist/sattrack dist/SHA
 # each keeping its modules across the files it runs (--no-isolate: the app's modules and the embedded catalogue are
 # loaded once per worker, not once per file: 43 s instead of 66 on the loaded 2-core machine, 35 s on a quiet one);
 # no build, no executable, no Python. The property-based fuzz tests (test/fuzz, ~30 s alone) run in make test.
-UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io
+UNIT_TESTS := test/architecture.test.ts test/app.test.ts test/config.test.ts test/docs test/domain test/http test/io test/web
 test-unit: node_modules/.installed data/prepared.bin
 	$(BUN) test --parallel --no-isolate --timeout 120000 $(UNIT_TESTS)
 

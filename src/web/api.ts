@@ -69,12 +69,12 @@ export interface TimeSpan {
 
 /** One pass of GET /api/v1/satellites/:noradId/passes. */
 export interface Pass {
-  /** null: already above the threshold when the search starts */
+  /** null: already above the threshold when the search starts, or where the satellite's positions begin (see positionsEdge) */
   rise: PassPoint | null
   culmination: PassPoint & { range: number; magnitude: number | null }
   /** the brightest moment sunlit in a dark sky; null when there is none */
   brightest: (PassPoint & { range: number; magnitude: number }) | null
-  /** null: still above the threshold when the search ends */
+  /** null: still above the threshold when the search ends, or where the satellite's positions end */
   set: PassPoint | null
   /** seconds above the threshold */
   duration: number
@@ -83,9 +83,24 @@ export interface Pass {
   visibleWindow: TimeSpan | null
 }
 
+/** A stretch of the searched time in which a satellite has no position (stale or decayed elements): no pass is looked for there. */
+export interface NoPositionSpan extends TimeSpan {
+  reason: string
+}
+
 export interface PassesAnswer {
   data: Pass[]
-  metadata: { total: number; noradId: number; name: string; from: string; to: string; days: number; elevationThreshold: number; magnitudeLimit: number }
+  metadata: {
+    total: number
+    noradId: number
+    name: string
+    from: string
+    to: string
+    days: number
+    elevationThreshold: number
+    magnitudeLimit: number
+    noPosition: NoPositionSpan[]
+  }
 }
 
 /** Satellite numbers by group, from the web module (ids sorted, delta-encoded). */
@@ -220,6 +235,7 @@ export interface SkyPassesAnswer {
     satellites: number
     leftOut: { elementAge: number; decayed: number }
     notice?: string
+    noPosition: (NoPositionSpan & { noradId: number })[]
   }
 }
 

@@ -1,5 +1,5 @@
 /** The passes view: the next passes of one satellite over the observer, the naked-eye visible ones marked. */
-import type { Pass, PassesAnswer, PassPoint } from './api.ts'
+import type { Pass, PassesAnswer, PassPoint, TimeSpan } from './api.ts'
 import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
 
@@ -15,6 +15,42 @@ function point(p: PassPoint | null, withElevation: boolean, missing = ''): HTMLE
     html('abbr', { title: `azimuth ${p.azimuth.toFixed(0)}°` }, compassPoint(p.azimuth)),
     withElevation ? ` ${p.elevation.toFixed(0)}°` : '',
   )
+}
+
+/**
+ * Where a pass without a rise (`begin`) or a set (`end`) was cut, when not by
+ * the searched time: where the satellite's positions begin or end, given its
+ * stretches without one. A pass has positions from its start to its
+ * culmination, so the latest stretch ending before the culmination ends just
+ * before it starts, and the first one starting after it starts just after it
+ * ends. Null: the searched time cut it.
+ */
+export function positionsEdge(culmination: PassPoint, spans: readonly TimeSpan[], side: 'begin' | 'end'): string | null {
+  const peak = Date.parse(culmination.datetime)
+  let edge: number | null = null
+  for (const span of spans) {
+    if (side === 'begin') {
+      const to = Date.parse(span.to)
+      if (to < peak && (edge === null || to > edge)) edge = to
+    } else {
+      const from = Date.parse(span.from)
+      if (from > peak && (edge === null || from < edge)) edge = from
+    }
+  }
+  // The first millisecond with a position after the stretch, the last one before it.
+  return edge === null ? null : new Date(side === 'begin' ? edge + 1 : edge - 1).toISOString()
+}
+
+/** A missing rise or set: "already up" or "still up", or where the data begins or ends. */
+function cutCell(pass: Pass, spans: readonly TimeSpan[], side: 'begin' | 'end'): string {
+  const edge = positionsEdge(pass.culmination, spans, side)
+  if (edge === null) return side === 'begin' ? 'already up' : 'still up'
+  return `${side === 'begin' ? 'data from' : 'data until'} ${formatTime(edge)}`
+}
+
+/** The stretches without a position, as a sentence (empty when none). */
+function noPositionText(spans: readonly (TimeSpan & { reason: string })[]): string {
+  return spans.map((s) => ` No position from ${formatDate(s.from)} ${formatShortTime(s.from)} to ${formatDate(s.to)} ${formatShortTime(s.to)}: ${s.reason}.`).join('')
 }
 
 function visibleCell(pass: Pass): HTMLElement {
@@ -39,19 +75,21 @@ export class PassesView {
     const visible = passes.filter((p) => p.visible).length
     const span = metadata.days === 1 ? 'day' : `${metadata.days} days`
     const threshold = `${metadata.elevationThreshold}°`
+    const spans = metadata.noPosition
     this.summary.textContent =
-      passes.length === 0
+      (passes.length === 0
         ? `${metadata.name}: no pass above ${threshold} in the next ${span}.`
-        : `${metadata.name}: ${passes.length} pass${passes.length === 1 ? '' : 'es'} above ${threshold} in the next ${span}, ${visible} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter).`
+        : `${metadata.name}: ${passes.length} pass${passes.length === 1 ? '' : 'es'} above ${threshold} in the next ${span}, ${visible} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter).`) +
+      noPositionText(spans)
     this.body.replaceChildren(
       ...passes.map((pass) =>
         html(
           'tr',
           { class: pass.visible ? 'row-visible' : '' },
           html('td', { class: 'pass-date' }, formatDate((pass.rise ?? pass.culmination).datetime)),
-          html('td', { 'data-label': 'Rise' }, point(pass.rise, false, 'already up')),
+          html('td', { 'data-label': 'Rise' }, point(pass.rise, false, cutCell(pass, spans, 'begin'))),
           html('td', { 'data-label': 'Highest' }, point(pass.culmination, true)),
-          html('td', { 'data-label': 'Set' }, point(pass.set, false, 'still up')),
+          html('td', { 'data-label': 'Set' }, point(pass.set, false, cutCell(pass, spans, 'end'))),
           html('td', { class: 'num pass-minutes' }, (pass.duration / 60).toFixed(1)),
           visibleCell(pass),
         ),

@@ -5,9 +5,10 @@
  * is visible, where it culminates, where it comes from and goes to, and its
  * brightest magnitude; one link adds them all to a calendar (format=ics).
  */
-import type { SkyPass, SkyPassesAnswer } from './api.ts'
+import type { NoPositionSpan, SkyPass, SkyPassesAnswer } from './api.ts'
 import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
+import { positionsEdge } from './passes.ts'
 
 export type TonightOrder = 'brightness' | 'time'
 
@@ -60,20 +61,26 @@ export class TonightView {
     if (!answer) return
     const { metadata } = answer
     const window = `${formatDate(metadata.from)} ${formatShortTime(metadata.from)} to ${formatDate(metadata.to)} ${formatShortTime(metadata.to)}`
+    // Satellites whose positions begin or end inside the time: their passes there cannot be shown.
+    const partly = new Set(metadata.noPosition.map((span) => span.noradId)).size
+    const gaps = partly === 0 ? '' : ` ${partly.toLocaleString('en')} satellites have no position for part of this time (elements too far from it, or decayed): no pass of theirs is shown there.`
     this.summary.textContent =
       answer.data.length === 0
-        ? `No pass visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}.${metadata.notice ? ` ${metadata.notice}` : ''}`
-        : `${answer.data.length} pass${answer.data.length === 1 ? '' : 'es'} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}, out of ${metadata.satellites.toLocaleString('en')} satellites.`
-    this.body.replaceChildren(...ordered(answer.data, this.order, metadata.from).map((pass) => this.row(pass)))
+        ? `No pass visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}.${gaps}${metadata.notice ? ` ${metadata.notice}` : ''}`
+        : `${answer.data.length} pass${answer.data.length === 1 ? '' : 'es'} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}, out of ${metadata.satellites.toLocaleString('en')} satellites.${gaps}`
+    const spansOf = new Map<number, NoPositionSpan[]>()
+    for (const span of metadata.noPosition) (spansOf.get(span.noradId) ?? spansOf.set(span.noradId, []).get(span.noradId)!).push(span)
+    this.body.replaceChildren(...ordered(answer.data, this.order, metadata.from).map((pass) => this.row(pass, spansOf.get(pass.noradId) ?? [])))
   }
 
-  private row(pass: SkyPass): HTMLTableRowElement {
+  private row(pass: SkyPass, spans: readonly NoPositionSpan[]): HTMLTableRowElement {
     const icon = svg('svg', { viewBox: '-6 -6 12 12', 'aria-hidden': 'true', class: 'icon' })
     icon.append(svg('path', { class: 'm-visible', d: STAR }))
     const w = pass.visibleWindow
     const when = w ? `${formatDate(w.from)} ${formatShortTime(w.from)}–${formatShortTime(w.to)}` : formatTime((pass.rise ?? pass.culmination).datetime)
-    const from = pass.rise ? compassPoint(pass.rise.azimuth) : '(up)'
-    const to = pass.set ? compassPoint(pass.set.azimuth) : '(up)'
+    // Cut by the searched time: "(up)"; where the satellite's positions begin or end: "(data begins)", "(data ends)".
+    const from = pass.rise ? compassPoint(pass.rise.azimuth) : positionsEdge(pass.culmination, spans, 'begin') === null ? '(up)' : '(data begins)'
+    const to = pass.set ? compassPoint(pass.set.azimuth) : positionsEdge(pass.culmination, spans, 'end') === null ? '(up)' : '(data ends)'
     return html(
       'tr',
       { 'data-norad': String(pass.noradId), class: 'row-visible' },

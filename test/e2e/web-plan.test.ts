@@ -284,6 +284,41 @@ describe.each([
   })
 })
 
+describe('a night a month after the data', () => {
+  test('Tonight says how many satellites have no position for part of the night, and a pass cut where its data ends says so', async () => {
+    const opened = await open(DESKTOP)
+    const { page, context } = opened
+    try {
+      const night = '2026-06-28T21:30:00.000Z'
+      await page.goto(`${base}${pagePath(night, '#tonight')}`)
+      await ready(page, 'tonight')
+      const from = (await page.getAttribute('#view-tonight', 'data-from'))!
+      expect(from).toBe(night)
+      const api = (await call(base, `/api/v1/passes?latitude=${OBSERVER.latitude}&longitude=${OBSERVER.longitude}&time=${encodeURIComponent(from)}&hours=12&visible-only=true`)).json
+      const partly = new Set(api.metadata.noPosition.map((s: any) => s.noradId)).size
+      expect(partly).toBeGreaterThan(1000)
+      expect(await page.textContent('#tonight-summary')).toContain(`${partly.toLocaleString('en')} satellites have no position for part of this time`)
+      // Each pass without a set: "(data ends)" when the satellite's positions end after its culmination, else "(up)".
+      const rows = await tonightRows(page)
+      const ends = api.data.filter((p: any) => p.set === null && api.metadata.noPosition.some((s: any) => s.noradId === p.noradId && Date.parse(s.from) > Date.parse(p.culmination.datetime)))
+      expect(ends.length).toBeGreaterThan(0)
+      for (const pass of ends) {
+        const row = rows.find((r) => r.id === pass.noradId && r.cells[2]!.startsWith(`${pass.culmination.elevation.toFixed(0)}°`))!
+        expect(row.cells[3]).toEndWith('→ (data ends)')
+      }
+      // A satellite's passes whose positions begin inside the day (30 days before its epoch): said in the summary and the rise.
+      await page.goto(`${base}${pagePath('2026-04-29T20:00:00.000Z', '&sat=62226#passes')}`)
+      await ready(page, 'passes')
+      expect(await page.textContent('#passes-summary')).toContain('No position from ')
+      const rise = await page.$$eval('#passes-table tbody tr td:nth-child(2)', (cells) => cells.map((c) => c.textContent ?? ''))
+      expect(rise.some((text) => text.startsWith('data from '))).toBe(true)
+      expectClean(opened)
+    } finally {
+      await context.close()
+    }
+  })
+})
+
 describe('themes', () => {
   const luminance = (rgb: string) => {
     const [r, g, b] = (rgb.match(/\d+(\.\d+)?/g) ?? []).map(Number)
