@@ -118,8 +118,10 @@ export function observe({ metrics, accessLog, log = defaultLog, early }: Observe
     .onRequest(({ request }) => {
       startedAt.set(request, monotonicMs())
     })
-    .onAfterResponse({ as: 'global' }, ({ request, route, path, set, response }) => {
+    .onAfterResponse({ as: 'global' }, ({ request, route, set, response }) => {
       if (early?.relayed.has(request)) return
-      account(request, route || UNMATCHED_ROUTE, statusOf(response, set.status), path || requestPath(request.url), startedAt.get(request))
+      // The path as the client sent it, read from the request itself: Elysia's `path` is cut from a fixed
+      // offset, which a URL without an authority (Bun's, for a Host it cannot read) leaves a few characters short.
+      account(request, route || UNMATCHED_ROUTE, statusOf(response, set.status), requestPath(request.url), startedAt.get(request))
     })
 }
