@@ -1,5 +1,5 @@
 /** The passes view: the next passes of one satellite over the observer, the naked-eye visible ones marked. */
-import type { Pass, PassesAnswer, PassPoint, TimeSpan } from './api.ts'
+import type { NoPositionSpan, Pass, PassesAnswer, PassPoint, TimeSpan } from './api.ts'
 import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
 
@@ -49,7 +49,7 @@ function cutCell(pass: Pass, spans: readonly TimeSpan[], side: 'begin' | 'end'):
 }
 
 /** The stretches without a position, as a sentence (empty when none). */
-function noPositionText(spans: readonly (TimeSpan & { reason: string })[]): string {
+function noPositionText(spans: readonly NoPositionSpan[]): string {
   return spans.map((s) => ` No position from ${formatDate(s.from)} ${formatShortTime(s.from)} to ${formatDate(s.to)} ${formatShortTime(s.to)}: ${s.reason}.`).join('')
 }
 
