@@ -62,14 +62,14 @@ export class TonightView {
     const { metadata } = answer
     const window = `${formatDate(metadata.from)} ${formatShortTime(metadata.from)} to ${formatDate(metadata.to)} ${formatShortTime(metadata.to)}`
     // Satellites whose positions begin or end inside the time: their passes there cannot be shown.
-    const partly = new Set(metadata.noPosition.map((span) => span.noradId)).size
+    const spansOf = new Map<number, NoPositionSpan[]>()
+    for (const span of metadata.noPosition) (spansOf.get(span.noradId) ?? spansOf.set(span.noradId, []).get(span.noradId)!).push(span)
+    const partly = spansOf.size
     const gaps = partly === 0 ? '' : ` ${partly.toLocaleString('en')} satellites have no position for part of this time (elements too far from it, or decayed): no pass of theirs is shown there.`
     this.summary.textContent =
       answer.data.length === 0
         ? `No pass visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}.${gaps}${metadata.notice ? ` ${metadata.notice}` : ''}`
         : `${answer.data.length} pass${answer.data.length === 1 ? '' : 'es'} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}, out of ${metadata.satellites.toLocaleString('en')} satellites.${gaps}`
-    const spansOf = new Map<number, NoPositionSpan[]>()
-    for (const span of metadata.noPosition) (spansOf.get(span.noradId) ?? spansOf.set(span.noradId, []).get(span.noradId)!).push(span)
     this.body.replaceChildren(...ordered(answer.data, this.order, metadata.from).map((pass) => this.row(pass, spansOf.get(pass.noradId) ?? [])))
   }
 

@@ -50,6 +50,9 @@ export interface CalendarRequest {
 
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8'
 
+/** What a stretch without positions means for the events, for a calendar's description (both pass routes). */
+export const WITHOUT_POSITION = 'no pass is looked for there, and a pass reaching such a stretch ends (or begins) at it'
+
 const COMPASS = ['N', 'NNE', 'NE', 'ENE', 'E', 'ESE', 'SE', 'SSE', 'S', 'SSW', 'SW', 'WSW', 'W', 'WNW', 'NW', 'NNW'] as const
 
 /** The nearest of the 16 compass points for an azimuth in degrees. */

@@ -7,7 +7,7 @@ import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { VERSION } from '../../../io/version.ts'
-import { calendarResponse, passesCalendar } from './ics.ts'
+import { calendarResponse, passesCalendar, WITHOUT_POSITION } from './ics.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
 const MS_PER_DAY = 86_400_000
@@ -92,7 +92,7 @@ export function passesModule(context: ModuleContext) {
           ...(search.noPosition.length === 0
             ? {}
             : {
-                description: `${satellite.name} has no position ${search.noPosition.map((span) => `from ${iso(span.fromMs)} to ${iso(span.toMs)} (${span.reason})`).join('; ')}: no pass is looked for there, and a pass reaching such a stretch ends (or begins) at it.`,
+                description: `${satellite.name} has no position ${search.noPosition.map((span) => `from ${iso(span.fromMs)} to ${iso(span.toMs)} (${span.reason})`).join('; ')}: ${WITHOUT_POSITION}.`,
               }),
           passes: kept.map((pass) => ({ noradId: satellite.noradId, name: satellite.name, epochMs: satellite.elements.epochMs, pass })),
         })

@@ -7,7 +7,7 @@ import { VERSION } from '../../../io/version.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
-import { calendarResponse, passesCalendar } from '../passes/ics.ts'
+import { calendarResponse, passesCalendar, WITHOUT_POSITION } from '../passes/ics.ts'
 import { noPositionJson } from '../passes/model.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
 import { SkyPassesResponseSchema, skyPassJson } from './model.ts'
@@ -103,7 +103,7 @@ function calendarDescription(notice: string | null, partly: number, searched: nu
   const gaps =
     partly === 0
       ? null
-      : `${partly} of the ${searched} satellites have no position for part of the searched time (the elements' age limit, a decay, no plausible SGP4 state): no pass is looked for there, and a pass reaching such a stretch ends (or begins) at it; the JSON answer lists the stretches in metadata.noPosition.`
+      : `${partly} of the ${searched} satellites have no position for part of the searched time (the elements' age limit, a decay, no plausible SGP4 state): ${WITHOUT_POSITION}; the JSON answer lists the stretches in metadata.noPosition.`
   const text = [notice, gaps].filter((part) => part !== null).join(' ')
   return text === '' ? {} : { description: text }
 }
