@@ -172,6 +172,9 @@ describe('iss-pass', () => {
       expect(r.body.message).toBe('failure')
       expect(r.body.reason).toMatch(reason)
     }
+    // A fraction of n is cut to its whole part, as the original's int(n) did; 0.5 is below 1.
+    expect((await get('/iss-pass.json?lat=0&lon=0&n=2.7')).body.request.passes).toBe(2)
+    expect((await get('/iss-pass.json?lat=0&lon=0&n=0.5')).status).toBe(400)
     // lat=0 is a latitude (the original refused it: 0.0 is false in Python).
     expect((await get('/iss-pass.json?lat=0&lon=0&n=1')).status).toBe(200)
   })

@@ -255,7 +255,7 @@ export function openNotifyModule(context: ModuleContext) {
             { name: 'lat', in: 'query', required: true, schema: { type: 'number', minimum: -90, maximum: 90 }, description: 'Latitude, degrees' },
             { name: 'lon', in: 'query', required: true, schema: { type: 'number', minimum: -180, maximum: 180 }, description: 'Longitude, degrees' },
             { name: 'alt', in: 'query', required: false, schema: { type: 'number', minimum: 0, maximum: 10_000, default: DEFAULT_ALTITUDE_M }, description: 'Altitude, metres' },
-            { name: 'n', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_PASSES, default: DEFAULT_PASSES }, description: 'Passes to consider' },
+            { name: 'n', in: 'query', required: false, schema: { type: 'number', minimum: 1, maximum: MAX_PASSES, default: DEFAULT_PASSES }, description: 'Passes to consider; a fraction is cut to its whole part, as the original did (`n=2.7` considers 2)' },
             callbackParam,
           ],
           // Only the first path is documented (no `hide: false` either: OpenAPI 3.1 allows no unknown keys).
