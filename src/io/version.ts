@@ -15,11 +15,15 @@ export const BUILD_COMMIT: string = typeof SATTRACK_BUILD_COMMIT === 'string' &&
 /** What `--version` prints: version, commit, the Bun it runs on, and the embedded snapshot's stamp and age at `nowMs`. */
 export function versionText(snapshotStampMs: number, nowMs: number): string {
   const days = Math.floor((nowMs - snapshotStampMs) / 86_400_000)
+  // A clock before the build's snapshot (a board without a real-time clock boots in 1970): the age says nothing.
+  const ahead = Math.floor((snapshotStampMs - nowMs) / 86_400_000)
+  const aheadText = ahead === 0 ? 'less than a day' : `${ahead} day${ahead === 1 ? '' : 's'}`
+  const age = days < 0 ? `${aheadText} after this machine's clock: the clock is probably wrong` : `${days} day${days === 1 ? '' : 's'} old`
   return [
     `sattrack ${VERSION}`,
     `commit: ${BUILD_COMMIT}`,
     `runtime: Bun ${Bun.version} (${process.platform}-${process.arch})`,
-    `embedded snapshot: ${new Date(snapshotStampMs).toISOString()} (${days} day${days === 1 ? '' : 's'} old; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
+    `embedded snapshot: ${new Date(snapshotStampMs).toISOString()} (${age}; positions are given within 30 days of an element set's epoch unless --max-element-age says otherwise)`,
     // The same 14 days as the status endpoint's `stale`.
     ...(days > 14 ? ['the embedded data is stale: load newer data with --refresh-url, --snapshot FILE or make snapshot (see GET /api/v1/service/status)'] : []),
   ].join('\n')

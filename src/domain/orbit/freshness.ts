@@ -32,7 +32,7 @@ export interface Freshness {
    * time, which may be months after their elements were.)
    */
   dataTime: string
-  /** When stale: how to get newer data, or look at the sky at `dataTime`; else null. */
+  /** When stale: how to get newer data, or look at the sky at `dataTime`; when the clock is before the elements: set it; else null. */
   advice: string | null
 }
 
@@ -41,6 +41,9 @@ const TOGETHER_MS = 60_000
 
 /** Elements older than the data's date by more than this are said to be (files copied long after their elements). */
 const OLDER_ELEMENTS_MS = 2 * DAY_MS
+
+/** Elements whose median epoch is this far ahead of the clock say the clock is wrong (the same day as a stamp's allowed skew). */
+const CLOCK_BEHIND_MS = DAY_MS
 
 /** `N days old`, whole days. */
 function daysOld(ms: number): string {
@@ -77,7 +80,11 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   const age = daysOld(ageMs)
   const dataMs = dataTimeMs(catalog)
   // Files are dated by their modification time: a copy made long after its elements would pass for young data.
+  // A clock before the elements (a board without a real-time clock boots in 1970): the data was dated by the time it was
+  // read (a date in the future is not believed), so its age says nothing; its elements' median epoch says when it is from.
+  const clockBehind = dataMs - nowMs > CLOCK_BEHIND_MS
   const notes = [
+    ...(clockBehind ? [`this machine's clock is before its elements: median epoch ${new Date(dataMs).toISOString().slice(0, 10)}; the clock is probably wrong`] : []),
     ...(oldestGroups.length > 0 ? [`the oldest, ${oldestGroups.join(', ')}, ${age}`] : []),
     ...(obtainedMs - dataMs > OLDER_ELEMENTS_MS ? [`its elements are older: median epoch ${new Date(dataMs).toISOString().slice(0, 10)}, ${daysOld(nowMs - dataMs)}`] : []),
   ]
@@ -89,11 +96,25 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
     `${countDecay ? '' : ' by age'} ` +
     `(${limit}${left.decayed > 0 ? `; ${left.decayed} have decayed` : ''}${countDecay ? '' : '; decays are not counted here: GET /api/v1/service/status counts them'}).`
   const dataTime = new Date(dataMs).toISOString()
-  const advice = stale
-    ? 'SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and most are refused. Load newer data: --refresh-url to keep it fresh from ' +
+  const refused = catalog.size - within
+  // What the age does to the answers now: "most are refused" only when most are.
+  const consequence =
+    refused === catalog.size
+      ? `all are refused (${refused} of ${catalog.size} now)`
+      : within * 2 < catalog.size
+      ? `most are refused (${refused} of ${catalog.size} now)`
+      : limitMs === null
+        ? 'with no age limit (--max-element-age off) they are given all the same'
+        : `more are refused as they age (${refused} of ${catalog.size} now)`
+  const staleAdvice = stale
+    ? `SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and ${consequence}. Load newer data: --refresh-url to keep it fresh from ` +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
       `(time=${dataTime}: the median of its element sets' epochs).`
     : null
+  const clockAdvice = clockBehind
+    ? 'Set this machine\'s clock (NTP, timedatectl): "now" here is before the data was made, so answers for "now" are for a wrong instant and data ages cannot be told.'
+    : null
+  const advice = [clockAdvice, staleAdvice].filter((text) => text !== null).join(' ') || null
   return {
     obtainedAt: new Date(obtainedMs).toISOString(),
     newestObtainedAt: new Date(newestMs).toISOString(),

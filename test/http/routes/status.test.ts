@@ -5,6 +5,7 @@ import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.
 import { Refresher } from '../../../src/io/refresh.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { VERSION } from '../../../src/io/version.ts'
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { request } from '../../helpers/catalog.ts'
 import { elementsOf, ommRecord, syntheticGroup } from '../../fixtures/synthetic.ts'
 import { startMockUpstream } from '../../fixtures/upstream.ts'
@@ -39,6 +40,42 @@ describe('GET /api/v1/service/status', () => {
     // The data's own time is its elements' (the median epoch), a day before it was obtained.
     expect(freshness.dataTime).toBe(new Date(NOW - 40 * DAY).toISOString())
     for (const way of ['--refresh-url', '--snapshot', 'make snapshot', `time=${freshness.dataTime}`]) expect(freshness.advice).toContain(way)
+  })
+
+  test('the advice says how many are refused, and "most" only when most are', async () => {
+    // Data obtained 20 days ago (stale by age): elements 20 days old (within 30 days) and 40 days old (not), 3 and 1.
+    const epochs = [20, 20, 20, 40].map((days) => NOW - days * DAY)
+    const records = epochs.map((ms, i) => ommRecord({ NORAD_CAT_ID: i + 1, EPOCH: new Date(ms).toISOString().replace('Z', '') }))
+    const adviceOf = async (catalog: Catalog) =>
+      (await request(createApp({ store: new CatalogStore(catalog), clock: () => NOW }), '/api/v1/service/status')).body.catalog.freshness.advice as string
+    const catalog = catalogOf({ stations: records }, { source: 'snapshot', obtainedAtMs: NOW - 20 * DAY }, NOW)
+    expect(await adviceOf(catalog)).toContain('drift far from the truth, and more are refused as they age (1 of 4 now).')
+    expect(await adviceOf(catalog.withPolicy(NO_AGE_LIMIT))).toContain('drift far from the truth, and with no age limit (--max-element-age off) they are given all the same.')
+    const older = catalogOf({ stations: records.slice(2) }, { source: 'snapshot', obtainedAtMs: NOW - 20 * DAY }, NOW)
+    expect(await adviceOf(older.withPolicy({ ...older.validity.policy, maxElementAgeMs: 10 * DAY }))).toContain('and all are refused (2 of 2 now).')
+    expect(await adviceOf(catalogOf({ stations: [...records, ...records.slice(3).map((r) => ({ ...r, NORAD_CAT_ID: 9 }))] }, { source: 'snapshot', obtainedAtMs: NOW - 20 * DAY }, NOW))).toContain(
+      'and more are refused as they age (2 of 5 now).',
+    )
+    expect(await adviceOf(catalogOf({ stations: [...records.slice(2), ...records.slice(3).map((r) => ({ ...r, NORAD_CAT_ID: 9 }))] }, { source: 'snapshot', obtainedAtMs: NOW - 20 * DAY }, NOW))).toContain(
+      'and most are refused (2 of 3 now).',
+    )
+  })
+
+  test('a clock before the data (a board without a real-time clock): the summary and the advice say the clock is probably wrong', async () => {
+    // Elements of 10 June; this machine says 1 January 1970, or 1 June (the data dated by when it was read: a date ahead of the clock is not believed).
+    const records = syntheticGroup(1, 3, { epochDay: 161 })
+    for (const clockMs of [0, NOW - 9 * DAY]) {
+      const catalog = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: clockMs }, clockMs)
+      const { freshness } = (await request(createApp({ store: new CatalogStore(catalog), clock: () => clockMs }), '/api/v1/service/status')).body.catalog
+      const day = new Date(clockMs).toISOString().slice(0, 10)
+      expect(freshness.summary).toStartWith(`Data of ${day}, 0 days old (this machine's clock is before its elements: median epoch 2026-06-10; the clock is probably wrong): `)
+      expect(freshness.advice).toStartWith("Set this machine's clock (NTP, timedatectl)")
+    }
+    // A clock less than a day behind is a clock: nothing said.
+    const near = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - DAY / 2 }, NOW - DAY / 2)
+    const { freshness } = (await request(createApp({ store: new CatalogStore(near), clock: () => NOW - DAY / 2 }), '/api/v1/service/status')).body.catalog
+    expect(freshness.summary).not.toContain('clock')
+    expect(freshness.advice).toBeNull()
   })
 
   test('files copied months after their elements (dated by their modification time): the advised time is the elements\', where they give positions', async () => {
