@@ -137,6 +137,10 @@ describe('/v1/satellites/{id}/tles', () => {
     expect(text.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     expect(text.text).toBe(`${native.name}\n${native.tle.line1}\n${native.tle.line2}`)
     expect((await get('/v1/satellites/25544/tles?format=xml')).body).toEqual({ error: 'format must be json or text (got "xml")', status: 400 })
+    // An empty value is the parameter left out (compat.md), as for units, timestamp and timestamps.
+    expect((await get('/v1/satellites/25544/tles?format=')).body).toEqual(r.body)
+    expect((await get(`/v1/satellites/25544?timestamp=&units=`)).body).toEqual((await get('/v1/satellites/25544')).body)
+    expect((await get('/v1/satellites/25544/positions?timestamps=')).body.error).toStartWith('timestamps is required')
   })
 })
 

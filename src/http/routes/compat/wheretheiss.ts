@@ -76,15 +76,16 @@ function query(url: string): URLSearchParams {
 }
 
 /** The one value of a query parameter, or undefined; a repeated one is a 400. */
+/** A query parameter given at most once; an empty value (`?format=`) is the parameter left out. */
 function single(search: URLSearchParams, name: string): string | undefined {
   const given = search.getAll(name)
   if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
-  return given[0]
+  return given[0] === '' ? undefined : given[0]
 }
 
 function unitsOf(search: URLSearchParams): Units {
   const raw = single(search, 'units')
-  if (raw === undefined || raw === '') return 'kilometers'
+  if (raw === undefined) return 'kilometers'
   if (!(UNITS as readonly string[]).includes(raw)) throw new ApiError(400, `units must be kilometers or miles (got "${shown(raw)}")`)
   return raw as Units
 }
@@ -181,7 +182,7 @@ export function whereTheIssModule(context: ModuleContext) {
         inFamilyShape(set, shaped, () => {
           const { catalog, satellite, search, units } = positionRequest(request, pathParam(request, 'id', params.id, CATALOG_NUMBER_RULE))
           const timestamp = single(search, 'timestamp')
-          const instantMs = timestamp === undefined || timestamp === '' ? unixSecondsFloor(clock()) * 1000 : unixInstant('timestamp', timestamp)
+          const instantMs = timestamp === undefined ? unixSecondsFloor(clock()) * 1000 : unixInstant('timestamp', timestamp)
           const position = positionJson(catalog, satellite, instantMs, units)
           setElementAge(set, [satellite], instantMs)
           return position
@@ -203,7 +204,7 @@ export function whereTheIssModule(context: ModuleContext) {
         inFamilyShape(set, shaped, () => {
           const { catalog, satellite, search, units } = positionRequest(request, pathParam(request, 'id', params.id, CATALOG_NUMBER_RULE))
           const raw = single(search, 'timestamps')
-          if (raw === undefined || raw === '') throw new ApiError(400, `timestamps is required: 1 to ${MAX_TIMESTAMPS} comma-separated Unix times in seconds`)
+          if (raw === undefined) throw new ApiError(400, `timestamps is required: 1 to ${MAX_TIMESTAMPS} comma-separated Unix times in seconds`)
           const list = raw.split(',')
           if (list.length > MAX_TIMESTAMPS) throw new ApiError(400, `timestamps must list at most ${MAX_TIMESTAMPS} Unix times (got ${list.length})`)
           const instants = list.map((text) => unixInstant('timestamps', text.trim()))
