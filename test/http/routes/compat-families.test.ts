@@ -246,7 +246,35 @@ describe("the element sets' age in headers (the families' bodies have no field f
       expect(r.headers.get('sattrack-element-epoch'), path).toBe(epochOf(25544))
       expect(Number(r.headers.get('sattrack-element-age-days')), path).toBe(ageAt(25544, instantMs))
       expect(r.headers.get('access-control-expose-headers'), path).toBe('sattrack-element-epoch, sattrack-element-age-days')
+      // Positions throughout: nothing said of stretches without them.
+      expect(r.headers.get('sattrack-no-position'), path).toBeNull()
     }
+  })
+
+  test('pass answers whose search meets the age limit say where it had no positions (a short list is not "no more passes")', async () => {
+    // 29.5 days after the ISS's epoch: the 30-day limit ends positions half a day later.
+    const at = catalog.get(25544)!.elements.epochMs + 29.5 * 86_400_000
+    const late = createApp({ store: new CatalogStore(catalog), clock: () => at })
+    const start = Math.floor(at / 1000) * 1000
+    const iso = (ms: number) => new Date(ms).toISOString()
+    // Where the native route puts the edge, for the same search.
+    const native = await request(late, `/api/v1/satellites/25544/passes?latitude=48.85&longitude=2.35&elevation-threshold=0&days=2&time=${iso(start)}`)
+    const edge = native.body.metadata.noPosition[0]
+    expect(Date.parse(edge.from) - catalog.get(25544)!.elements.epochMs).toBeCloseTo(30 * 86_400_000, -1)
+    for (const [path, endMs] of [
+      ['/rest/v1/satellite/radiopasses/25544/48.85/2.35/0/2/0&apiKey=K', start + 2 * 86_400_000],
+      ['/rest/v1/satellite/visualpasses/25544/48.85/2.35/0/2/0&apiKey=K', start + 2 * 86_400_000],
+      // Open Notify looks up to 60 days ahead for n passes: it stops where positions end, none after.
+      ['/iss-pass.json?lat=48.85&lon=2.35&n=100', start + 60 * 86_400_000],
+    ] as const) {
+      const r = await request(late, path)
+      expect(r.status, path).toBe(200)
+      expect(r.headers.get('sattrack-no-position'), path).toBe(`${edge.from}/${iso(endMs)}`)
+      expect(r.headers.get('sattrack-no-position-reason'), path).toBe(edge.reason)
+      expect(r.headers.get('access-control-expose-headers'), path).toBe('sattrack-element-epoch, sattrack-element-age-days, sattrack-no-position, sattrack-no-position-reason')
+    }
+    // Fewer than asked for, and the headers say why.
+    expect((await request(late, '/iss-pass.json?lat=48.85&lon=2.35&n=100')).body.response.length).toBeLessThan(10)
   })
 
   test("N2YO's above: the oldest element set of the satellites it lists", async () => {

@@ -17,7 +17,7 @@ import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, leftOutNotice, type ModuleContext, responseSchemas } from '../common.ts'
 import { ANY_CATEGORY, categoryOf, inCategory, type N2yoCategory } from './n2yo-categories.ts'
-import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
+import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, setNoPosition, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
 export const N2YO_PREFIX = '/rest/v1/satellite'
 /** N2YO's `mag` where the magnitude cannot be determined. */
@@ -222,6 +222,7 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
     if (visual) list.push({ ...visual.start, ...visual.max, ...visual.end, mag: visual.mag, duration: visual.duration })
   }
   setElementAge(set, [satellite], startMs)
+  setNoPosition(set, search.noPosition)
   return {
     info: { satid: satellite.noradId, satname: satellite.name, transactionscount: 0, passescount: list.length },
     passes: list,

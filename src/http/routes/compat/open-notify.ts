@@ -7,14 +7,14 @@
 import { Type } from '@sinclair/typebox'
 import { Elysia, t } from 'elysia'
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
-import type { Pass } from '../../../domain/orbit/passes.ts'
+import type { NoPositionSpan, Pass } from '../../../domain/orbit/passes.ts'
 import type { Observer } from '../../../domain/orbit/sky.ts'
 import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, requirePosition, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
-import { compatNumber, inFamilyShape, passesOf, setElementAge, unixSecondsFloor } from './shared.ts'
+import { compatNumber, inFamilyShape, noPositionError, searchPasses, setElementAge, setNoPosition, unixSecondsFloor } from './shared.ts'
 
 /** Overhead, for Open Notify, is 10° above the horizon. */
 export const ISS_PASS_HORIZON_DEG = 10
@@ -143,8 +143,9 @@ async function issPass(context: ModuleContext, catalog: Catalog, url: string, no
   const satellite = findSatellite(catalog, ISS_NORAD_ID)
   const observer: Observer = { latitudeDeg: latitude, longitudeDeg: longitude, altitudeM: altitude }
   const startMs = unixSecondsFloor(nowMs) * 1000
-  const considered = await nextPasses(context, catalog, satellite, observer, startMs, n, signal)
+  const { passes: considered, noPosition } = await nextPasses(context, catalog, satellite, observer, startMs, n, signal)
   setElementAge(set, [satellite], startMs)
+  setNoPosition(set, noPosition)
   // Whole seconds as the original truncated them, from the instants /passes shows for the rise and the set.
   const response = considered
     .flatMap((pass) => (pass.rise && pass.set ? [{ duration: Math.trunc((pass.set.instantMs - pass.rise.instantMs) / 1000), risetime: unixSecondsFloor(pass.rise.instantMs) }] : []))
@@ -161,24 +162,38 @@ async function issPass(context: ModuleContext, catalog: Catalog, url: string, no
  * included, as the original's first `next_pass` counted it), looked for a
  * window of days at a time; fewer when positions run out (element age, decay)
  * or none come within SEARCH_DAYS. A pass cut by a window's end is looked for
- * again from the start of the next window, which begins before it.
+ * again from the start of the next window, which begins before it. With the
+ * stretches of the time looked through that had no positions (where positions
+ * run out, to SEARCH_DAYS: nothing later is looked for).
  */
-async function nextPasses(context: ModuleContext, catalog: Catalog, satellite: ReturnType<typeof findSatellite>, observer: Observer, startMs: number, n: number, signal: AbortSignal): Promise<Pass[]> {
+async function nextPasses(
+  context: ModuleContext,
+  catalog: Catalog,
+  satellite: ReturnType<typeof findSatellite>,
+  observer: Observer,
+  startMs: number,
+  n: number,
+  signal: AbortSignal,
+): Promise<{ passes: Pass[]; noPosition: NoPositionSpan[] }> {
   const found: Pass[] = []
+  const noPosition: NoPositionSpan[] = []
+  /** A stretch found, joined to the last when they meet (windows overlap by a pass). */
+  const add = (span: NoPositionSpan) => {
+    const last = noPosition.at(-1)
+    if (last && span.fromMs <= last.toMs) last.toMs = Math.max(last.toMs, span.toMs)
+    else noPosition.push({ ...span })
+  }
   const endMs = startMs + SEARCH_DAYS * DAY_MS
   let from = startMs
-  let anyPosition = false
   while (found.length < n && from < endMs) {
     const to = Math.min(endMs, from + WINDOW_DAYS * DAY_MS)
-    let search
-    try {
-      search = await passesOf(context, catalog, satellite, observer, from, to, ISS_PASS_HORIZON_DEG, signal)
-    } catch (error) {
+    const search = await searchPasses(context, catalog, satellite, observer, from, to, ISS_PASS_HORIZON_DEG, signal)
+    if (!search.anyPosition) {
       // No position in this window: the passes found before it are all there are.
-      if (error instanceof ApiError && error.status === 422 && anyPosition) break
-      throw error
+      if (from === startMs) throw noPositionError(satellite, startMs, to, search)
+      add({ fromMs: from, toMs: endMs, reason: search.noPosition[0]?.reason ?? 'no position' })
+      break
     }
-    anyPosition = true
     let next = to
     for (const pass of search.passes) {
       const cutByWindow = pass.set === null && pass.endMs >= to && to < endMs
@@ -190,11 +205,15 @@ async function nextPasses(context: ModuleContext, catalog: Catalog, satellite: R
       found.push(pass)
       if (found.length === n) break
     }
-    // Positions end inside this window: nothing later can be found.
-    if (search.noPosition.some((span) => span.toMs >= to)) break
+    for (const span of search.noPosition) add(span)
+    // Positions end inside this window: nothing later can be found (the age limit and a decay do not end), nor looked for.
+    if (search.noPosition.some((span) => span.toMs >= to)) {
+      add({ ...noPosition.at(-1)!, toMs: endMs })
+      break
+    }
     from = next
   }
-  return found
+  return { passes: found, noPosition }
 }
 
 export function openNotifyModule(context: ModuleContext) {

@@ -1,7 +1,7 @@
 /** What the compatible API families share: lenient numbers, Unix seconds, errors in each family's shape, and the engine's passes and sky points. */
 import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
 import { standardMagnitude, DEFAULT_MAGNITUDE_LIMIT } from '../../../domain/orbit/magnitude.ts'
-import type { PassSearch } from '../../../domain/orbit/passes.ts'
+import type { NoPositionSpan, PassSearch } from '../../../domain/orbit/passes.ts'
 import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
@@ -61,6 +61,15 @@ export function catalogNumber(name: string, raw: string): number {
 /** The headers that carry the age of the element sets behind a compatible answer (the families' bodies have no field for it). */
 export const ELEMENT_EPOCH_HEADER = 'sattrack-element-epoch'
 export const ELEMENT_AGE_HEADER = 'sattrack-element-age-days'
+/** The headers that say where a compatible pass search had no positions (the families' bodies have no field for it either). */
+export const NO_POSITION_HEADER = 'sattrack-no-position'
+export const NO_POSITION_REASON_HEADER = 'sattrack-no-position-reason'
+
+/** Lets browser scripts read the sattrack headers the answer carries. */
+function exposeHeaders(set: AnswerSet): void {
+  const ours = [ELEMENT_EPOCH_HEADER, ELEMENT_AGE_HEADER, NO_POSITION_HEADER, NO_POSITION_REASON_HEADER].filter((name) => set.headers[name] !== undefined)
+  set.headers['access-control-expose-headers'] = ours.join(', ')
+}
 
 /**
  * Says how old the element sets behind an answer with positions or passes are,
@@ -75,7 +84,21 @@ export function setElementAge(set: AnswerSet, satellites: readonly Satellite[], 
   if (oldest === undefined) return
   set.headers[ELEMENT_EPOCH_HEADER] = oldest.epoch
   set.headers[ELEMENT_AGE_HEADER] = String(elementAgeDaysAt(oldest, instantMs))
-  set.headers['access-control-expose-headers'] = `${ELEMENT_EPOCH_HEADER}, ${ELEMENT_AGE_HEADER}`
+  exposeHeaders(set)
+}
+
+/**
+ * Says in headers where a pass search had no positions (the element-age limit, a
+ * decay, an implausible height), so that a short list is not read as "no more
+ * passes": the stretches as ISO 8601 intervals (`from/to`, comma-separated),
+ * and the first one's reason. Nothing when there were positions throughout.
+ */
+export function setNoPosition(set: AnswerSet, spans: readonly NoPositionSpan[]): void {
+  if (spans.length === 0) return
+  set.headers[NO_POSITION_HEADER] = spans.map((span) => `${iso(span.fromMs)}/${iso(span.toMs)}`).join(', ')
+  // A header holds Latin-1 only; the reasons are ASCII, and anything else is replaced rather than refused.
+  set.headers[NO_POSITION_REASON_HEADER] = spans[0]!.reason.replace(/[^\x20-\x7e]/g, '?')
+  exposeHeaders(set)
 }
 
 /** Whole seconds since 1970 of an instant (rounded down: the second the instant falls in). */
@@ -113,8 +136,8 @@ export async function inFamilyShape(
   }
 }
 
-/** The engine's passes of `satellite` over `observer` in [startMs, endMs] above `minElevationDeg`, with magnitudes at the default naked-eye limit; 422 when it has no position anywhere in that time. */
-export async function passesOf(
+/** The engine's passes of `satellite` over `observer` in [startMs, endMs] above `minElevationDeg`, with magnitudes at the default naked-eye limit (the search may find no position anywhere: `anyPosition`). */
+export async function searchPasses(
   context: ModuleContext,
   catalog: Catalog,
   satellite: Satellite,
@@ -131,13 +154,27 @@ export async function passesOf(
     minElevationDeg,
     brightness: { standardMagnitude: standardMagnitude(satellite).magnitude, magnitudeLimit: DEFAULT_MAGNITUDE_LIMIT },
   }
-  const search = await context.heavy.run(findPassesSliced(catalog, catalog.indexOf(satellite.noradId)!, query), signal)
-  if (!search.anyPosition) {
-    throw new ApiError(
-      422,
-      `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`,
-    )
-  }
+  return await context.heavy.run(findPassesSliced(catalog, catalog.indexOf(satellite.noradId)!, query), signal)
+}
+
+/** The 422 of a pass search that found no position anywhere in [startMs, endMs]. */
+export function noPositionError(satellite: Satellite, startMs: number, endMs: number, search: PassSearch): ApiError {
+  return new ApiError(422, `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`)
+}
+
+/** searchPasses, and a 422 when the satellite has no position anywhere in that time. */
+export async function passesOf(
+  context: ModuleContext,
+  catalog: Catalog,
+  satellite: Satellite,
+  observer: Observer,
+  startMs: number,
+  endMs: number,
+  minElevationDeg: number,
+  signal?: AbortSignal,
+): Promise<PassSearch> {
+  const search = await searchPasses(context, catalog, satellite, observer, startMs, endMs, minElevationDeg, signal)
+  if (!search.anyPosition) throw noPositionError(satellite, startMs, endMs, search)
   return search
 }
 
