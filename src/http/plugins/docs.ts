@@ -114,7 +114,9 @@ export function docs(version: string, dataNote: () => string, compression: Compr
  * only the path parameters of a route that has any, so the declared ones
  * replace those of the same name and join the others. Likewise answers a
  * route declares in `x-responses` (a 304, which has no schema) join those of
- * its response schemas, which replace a detail's `responses`.
+ * its response schemas, which replace a detail's `responses`; and headers it
+ * declares in `x-response-headers` (the compatible APIs' sattrack headers) are
+ * its 200 answer's `headers`.
  */
 function withRouteDeclarations(spec: object): object {
   const paths = (spec as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {}
@@ -122,17 +124,17 @@ function withRouteDeclarations(spec: object): object {
   for (const [path, operations] of Object.entries(paths)) {
     out[path] = Object.fromEntries(
       Object.entries(operations).map(([method, operation]) => {
-        const { 'x-parameters': declared, 'x-responses': answers, ...rest } = operation as { 'x-parameters'?: { name: string }[]; 'x-responses'?: Record<string, unknown> }
-        if (!declared && !answers) return [method, operation]
+        const {
+          'x-parameters': declared,
+          'x-responses': answers,
+          'x-response-headers': headers,
+          ...rest
+        } = operation as { 'x-parameters'?: { name: string }[]; 'x-responses'?: Record<string, object>; 'x-response-headers'?: Record<string, unknown> }
+        if (!declared && !answers && !headers) return [method, operation]
         const parameters = declared && [...((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name)), ...declared]
-        return [
-          method,
-          {
-            ...rest,
-            ...(parameters ? { parameters } : {}),
-            ...(answers ? { responses: { ...(operation.responses as object), ...answers } } : {}),
-          },
-        ]
+        let responses: Record<string, object> = { ...(operation.responses as Record<string, object>), ...answers }
+        if (headers) responses = { ...responses, 200: { ...(responses[200] ?? {}), headers } }
+        return [method, { ...rest, ...(parameters ? { parameters } : {}), ...(answers || headers ? { responses } : {}) }]
       }),
     )
   }

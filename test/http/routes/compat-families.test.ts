@@ -127,6 +127,30 @@ describe('mounted families', () => {
     expect(Object.keys(spec.paths['/rest/v1/satellite/tle/{id}'].get.responses)).toEqual(expect.arrayContaining(['200', '400', '404', '422']))
   })
 
+  test("the OpenAPI document declares the sattrack headers on the answers that carry them (the data's age is nowhere else)", async () => {
+    const spec = (await request(appWith(), '/openapi/json')).body
+    const declared = (path: string) => Object.keys(spec.paths[path].get.responses[200].headers ?? {}).sort()
+    const age = ['Sattrack-Element-Age-Days', 'Sattrack-Element-Epoch']
+    const pass = [...age, 'Sattrack-No-Position', 'Sattrack-No-Position-Reason'].sort()
+    const byPath = Object.fromEntries(Object.keys(spec.paths).map((path) => [path, spec.paths[path].get?.tags?.[0] === undefined ? null : declared(path)]))
+    expect(byPath).toMatchObject({
+      '/iss-now.json': age,
+      '/iss-pass.json': pass,
+      '/astros.json': [],
+      '/rest/v1/satellite/tle/{id}': [],
+      '/rest/v1/satellite/positions/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{seconds}': age,
+      '/rest/v1/satellite/visualpasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_visibility}': pass,
+      '/rest/v1/satellite/radiopasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_elevation}': pass,
+      '/rest/v1/satellite/above/{observer_lat}/{observer_lng}/{observer_alt}/{search_radius}/{category_id}': age,
+      '/v1/satellites': [],
+      '/v1/satellites/{id}': age,
+      '/v1/satellites/{id}/positions': age,
+      '/v1/satellites/{id}/tles': [],
+    })
+    // The 200's body schema stays beside the headers.
+    expect(spec.paths['/iss-now.json'].get.responses[200].content['application/json'].schema.properties.iss_position).toBeDefined()
+  })
+
   test('HEAD answers the headers; the answers are byte for byte the same with response checks off (as the executable runs)', async () => {
     const checked = appWith()
     const unchecked = appWith(undefined, false)

@@ -17,7 +17,7 @@ import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, leftOutNotice, type ModuleContext, responseSchemas } from '../common.ts'
 import { ANY_CATEGORY, categoryOf, inCategory, type N2yoCategory } from './n2yo-categories.ts'
-import { boundedNumber, catalogNumber, inFamilyShape, passesOf, setElementAge, setNoPosition, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
+import { boundedNumber, catalogNumber, ELEMENT_AGE_HEADERS_DOC, inFamilyShape, PASS_HEADERS_DOC, passesOf, setElementAge, setNoPosition, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
 export const N2YO_PREFIX = '/rest/v1/satellite'
 /** N2YO's `mag` where the magnitude cannot be determined. */
@@ -381,6 +381,7 @@ export function n2yoModule(context: ModuleContext, engine: NearbyEngine) {
         tags: ['n2yo'],
         ...DESCRIPTIONS[endpoint],
         'x-parameters': [{ name: 'apiKey', in: 'query', required: false, schema: { type: 'string' }, description: 'Accepted and ignored (any value, or none); N2YO clients also glue `&apiKey=…` to the path, which works too' }],
+        ...(endpoint === 'tle' ? {} : { 'x-response-headers': endpoint === 'visualpasses' || endpoint === 'radiopasses' ? PASS_HEADERS_DOC : ELEMENT_AGE_HEADERS_DOC }),
       },
     })
   }

@@ -65,6 +65,29 @@ export const ELEMENT_AGE_HEADER = 'sattrack-element-age-days'
 export const NO_POSITION_HEADER = 'sattrack-no-position'
 export const NO_POSITION_REASON_HEADER = 'sattrack-no-position-reason'
 
+/** The OpenAPI declaration of the element-age headers (a route's `x-response-headers`). */
+export const ELEMENT_AGE_HEADERS_DOC = {
+  'Sattrack-Element-Epoch': {
+    description: "The epoch of the satellite's element set (of the oldest, when the answer lists several); the original's body has no field for it",
+    schema: { type: 'string', format: 'date-time' },
+  },
+  'Sattrack-Element-Age-Days': {
+    description: "That element set's age at the answer's instant (or the start of its search, or the first of its times), days to 0.001",
+    schema: { type: 'number' },
+  },
+} as const
+
+/** The same, with the headers of a pass search that met stretches without positions. */
+export const PASS_HEADERS_DOC = {
+  ...ELEMENT_AGE_HEADERS_DOC,
+  'Sattrack-No-Position': {
+    description:
+      'Only when the searched time had stretches without positions (element age, decay, implausible height), so that fewer passes come back than the time holds: the stretches as ISO 8601 intervals, `from/to`, comma-separated',
+    schema: { type: 'string' },
+  },
+  'Sattrack-No-Position-Reason': { description: "With Sattrack-No-Position: the first stretch's reason", schema: { type: 'string' } },
+} as const
+
 /** Lets browser scripts read the sattrack headers the answer carries. */
 function exposeHeaders(set: AnswerSet): void {
   const ours = [ELEMENT_EPOCH_HEADER, ELEMENT_AGE_HEADER, NO_POSITION_HEADER, NO_POSITION_REASON_HEADER].filter((name) => set.headers[name] !== undefined)

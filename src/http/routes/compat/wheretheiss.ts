@@ -17,7 +17,7 @@ import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { Places } from './places.ts'
-import { CATALOG_NUMBER_RULE, catalogNumber, compatNumber, inFamilyShape, pathParam, setElementAge, unixSecondsFloor } from './shared.ts'
+import { CATALOG_NUMBER_RULE, catalogNumber, compatNumber, ELEMENT_AGE_HEADERS_DOC, inFamilyShape, pathParam, setElementAge, unixSecondsFloor } from './shared.ts'
 
 const KM_PER_MILE = 1.609344
 /** The most instants one `positions` request may ask for. */
@@ -194,6 +194,7 @@ export function whereTheIssModule(context: ModuleContext) {
           tags: ['wheretheiss'],
           summary: "wheretheiss.at: a satellite's position",
           description: `At \`timestamp\` (Unix seconds; default the current second): sub-satellite point, height, speed, sunlit or eclipsed, footprint, Julian date and the sub-solar point. ${DESCRIPTION_NOTE}`,
+          'x-response-headers': ELEMENT_AGE_HEADERS_DOC,
           'x-parameters': [idParam, unitsParam, { name: 'timestamp', in: 'query', required: false, schema: { type: 'number' }, description: 'Unix seconds (1957-10-04..2100-01-01); default now' }],
         },
       },
@@ -219,6 +220,7 @@ export function whereTheIssModule(context: ModuleContext) {
           tags: ['wheretheiss'],
           summary: 'wheretheiss.at: positions at several instants',
           description: `One position per instant of \`timestamps\` (1 to ${MAX_TIMESTAMPS} comma-separated Unix seconds), in their order. Any instant without a valid position makes the whole answer a 422. ${DESCRIPTION_NOTE}`,
+          'x-response-headers': ELEMENT_AGE_HEADERS_DOC,
           'x-parameters': [idParam, unitsParam, { name: 'timestamps', in: 'query', required: true, schema: { type: 'string', example: '1780185600,1780185660' }, description: `1 to ${MAX_TIMESTAMPS} comma-separated Unix seconds` }],
         },
       },
