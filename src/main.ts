@@ -28,7 +28,7 @@ import { soon } from './io/schedule.ts'
 import { warmUp } from './io/warm-up.ts'
 import { eventLoopDone, stopOnSignals, stopSelf } from './io/shutdown.ts'
 import { supervise } from './io/supervise.ts'
-import { isHostName, unresolvedHost } from './io/listen-host.ts'
+import { hostInUrl, isHostName, unresolvedHost } from './io/listen-host.ts'
 import { WorkerLink, workerIdentity } from './io/worker-link.ts'
 import { freshness } from './domain/orbit/freshness.ts'
 import { versionText } from './io/version.ts'
@@ -237,7 +237,7 @@ if (started && startLog) {
     else log.info('data freshness', { summary: dataFreshness.summary })
   })
 }
-const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${app.server?.port}`
+const url = `http://${hostInUrl(config.host)}:${app.server?.port}`
 if (link) {
   // The supervisor logs the instance's address once all its workers listen.
   log.info('worker listening', { url, pid: process.pid, catalogue: fromSupervisor ? 'the supervisor\'s' : 'from the files' })

@@ -9,6 +9,9 @@ import { isIP } from 'node:net'
 /** Whether `host` is a name rather than an IPv4 or IPv6 address (bracketed or not). */
 export const isHostName = (host: string) => isIP(host.replace(/^\[(.*)\]$/, '$1')) === 0
 
+/** `host` as a URL writes it: an IPv6 address in brackets (once: `--host [::1]` already has them). */
+export const hostInUrl = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)
+
 /** Why `host` cannot be listened on for want of an address, or null when it is an address or a name that resolves. */
 export async function unresolvedHost(host: string): Promise<string | null> {
   if (!isHostName(host)) return null

@@ -51,12 +51,21 @@ export async function loadSnapshotPath(path: string): Promise<GroupSet> {
     throw new SnapshotError(`snapshot ${path} does not exist or cannot be read`)
   }
   if (info.isFile()) {
-    const text = await Bun.file(path).text()
+    const text = await Bun.file(path)
+      .text()
+      .catch(() => {
+        throw new SnapshotError(`snapshot ${path} is a file that cannot be read`)
+      })
     if (extname(path).toLowerCase() === '.json' && looksLikeBundle(text)) return bundleFile(path, text)
     const group = { group: basename(path, extname(path)), source: 'snapshot' as const, obtainedAtMs: info.mtimeMs, text }
     return { source: 'snapshot', obtainedAtMs: info.mtimeMs, datedBy: 'file time', description: path, groups: [group] }
   }
-  const names = (await readdir(path)).filter((n) => formatOfFileName(n) !== null).sort()
+  // A device, a socket, a pipe (`--snapshot /dev/null`): neither a file nor a folder.
+  if (!info.isDirectory()) throw new SnapshotError(`snapshot ${path} is neither a file nor a folder`)
+  const listed = await readdir(path).catch(() => {
+    throw new SnapshotError(`snapshot ${path} is a folder that cannot be read`)
+  })
+  const names = listed.filter((n) => formatOfFileName(n) !== null).sort()
   const files: { group: string; text: string; mtimeMs: number }[] = []
   const bundles: string[] = []
   for (const name of names) {

@@ -12,6 +12,7 @@ import { readCache, writeCache } from './cache.ts'
 import type { ElementGroup } from '../domain/catalog/groups.ts'
 import { type Admission, Supervisor, type ToSupervisor, type ToWorker, WORKER_ENV, type WorkerProcess, type WorkerSource } from './cluster.ts'
 import { log } from './log.ts'
+import { hostInUrl } from './listen-host.ts'
 import { Refresher, redactUrl } from './refresh.ts'
 import { reloadOnSighup } from './reload.ts'
 
@@ -135,8 +136,7 @@ export async function supervise({ settings, rate, command }: SuperviseOptions): 
     await supervisor.stop()
     process.exit((error as { exitCode?: number }).exitCode || 1)
   }
-  const host = settings.host.includes(':') ? `[${settings.host}]` : settings.host
-  log.info('listening', { url: `http://${host}:${port}`, workers: settings.workers, supervisorPid: process.pid })
+  log.info('listening', { url: `http://${hostInUrl(settings.host)}:${port}`, workers: settings.workers, supervisorPid: process.pid })
   const running = refresher as Refresher | null
   if (running && settings.refresh) {
     log.info('refresh enabled', { url: redactUrl(settings.refresh.url), intervalSeconds: settings.refresh.intervalMs / 1000, groups: running.settings.groups, format: settings.refresh.format, dataDir: settings.dataDir })

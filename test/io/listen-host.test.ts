@@ -1,6 +1,6 @@
 /** --host before listening: addresses pass untouched, a name must resolve (src/io/listen-host.ts). */
 import { describe, expect, test } from 'bun:test'
-import { isHostName, unresolvedHost } from '../../src/io/listen-host.ts'
+import { hostInUrl, isHostName, unresolvedHost } from '../../src/io/listen-host.ts'
 
 describe('unresolvedHost', () => {
   test('addresses are not looked up: IPv4, IPv6, bracketed IPv6', async () => {
@@ -19,5 +19,11 @@ describe('unresolvedHost', () => {
     for (const host of ['nosuchhost.invalid', 'NoSuchHost.INVALID', 'a.b.invalid.', 'invalid']) {
       expect({ host, problem: await unresolvedHost(host) }).toEqual({ host, problem: 'the name does not resolve to an address (names under .invalid never do)' })
     }
+  })
+})
+
+describe('hostInUrl', () => {
+  test('an IPv6 address in brackets, once; names and IPv4 as they are', () => {
+    expect(['::1', '[::1]', '0.0.0.0', 'localhost', 'fe80::1%lo'].map(hostInUrl)).toEqual(['[::1]', '[::1]', '0.0.0.0', 'localhost', '[fe80::1%lo]'])
   })
 })

@@ -20,6 +20,11 @@ async function catalogOf(path: string) {
 }
 
 describe('loadSnapshotPath', () => {
+  test('a path that is missing, or neither a file nor a folder (a device): one sentence naming it', async () => {
+    await expect(loadSnapshotPath('/nonexistent/snapshot')).rejects.toThrow('snapshot /nonexistent/snapshot does not exist or cannot be read')
+    await expect(loadSnapshotPath('/dev/null')).rejects.toThrow('snapshot /dev/null is neither a file nor a folder')
+  })
+
   test('one OMM JSON file: its name is the group; the 6-digit object has no TLE', async () => {
     const { catalog, invalidByGroup } = await catalogOf(join(FIXTURES, 'stations.json'))
     expect(invalidByGroup).toEqual({})
