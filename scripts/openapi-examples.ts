@@ -80,9 +80,9 @@ const WANTED: Wanted[] = [
   },
   {
     operation: '/rest/v1/satellite/above/{observer_lat}/{observer_lng}/{observer_alt}/{search_radius}/{category_id}',
-    name: 'stations',
-    summary: 'N2YO: the ISS category within 70° of the zenith over Sydney (none at that instant)',
-    request: '/rest/v1/satellite/above/-33.87/151.21/0/70/2?apiKey=K',
+    name: 'all',
+    summary: 'N2YO: every category within 15° of the zenith over Sydney',
+    request: '/rest/v1/satellite/above/-33.87/151.21/0/15/0?apiKey=K',
   },
   { operation: '/iss-now.json', name: 'now', summary: 'Open Notify: where the ISS is', request: '/iss-now.json' },
   { operation: '/iss-pass.json', name: 'sydney', summary: 'Open Notify: the next two passes over Sydney', request: '/iss-pass.json?lat=-33.87&lon=151.21&n=2' },
