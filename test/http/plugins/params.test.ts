@@ -20,6 +20,9 @@ const TIME_RULE = 'must be an ISO 8601 instant with a zone (e.g. 2026-05-30T12:0
 
 /** A refused value and its whole message: the rule, then the value received. */
 const breaks = (rule: string) => (raw: string): [string, string] => [raw, `${rule} (got "${raw}")`]
+/** The same for a number: one that begins with a space (a "+" left unencoded) says so. */
+const PLUS_HINT = ': a "+" left unencoded in a query string is a space; write %2B, or no sign'
+const breaksNumber = (rule: string) => (raw: string): [string, string] => [raw, `${rule} (got "${raw}"${raw.startsWith(' ') ? PLUS_HINT : ''})`]
 
 /** Per kind: a declaration, values it accepts (as parsed), values it refuses (with the whole message). */
 const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; refused: [string, string][] }[] = [
@@ -27,7 +30,7 @@ const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; ref
     kind: 'number',
     spec: { type: 'number', min: -90, max: 90, description: '' },
     accepted: [['-33.87', -33.87], ['10.', 10], ['.5', 0.5], ['-90', -90], ['90', 90], ['+1', 1], ['0', 0]],
-    refused: ['', 'NaN', 'Infinity', '-Infinity', '0x10', '1e1', '10abc', ' 10', '90.0001', '-90.5', '1_0'].map(breaks('x must be a number between -90 and 90')),
+    refused: ['', 'NaN', 'Infinity', '-Infinity', '0x10', '1e1', '10abc', ' 10', '90.0001', '-90.5', '1_0'].map(breaksNumber('x must be a number between -90 and 90')),
   },
   {
     kind: 'number with a unit',
@@ -39,7 +42,7 @@ const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; ref
     kind: 'integer',
     spec: { type: 'integer', min: 1, max: 999_999_999, description: '' },
     accepted: [['42', 42], ['007', 7], ['1', 1], ['999999999', 999_999_999]],
-    refused: ['', '0', '1.5', '1.0', '+42', '-1', '1e3', 'abc', '1000000000', ' 1'].map(breaks('x must be an integer between 1 and 999999999')),
+    refused: ['', '0', '1.5', '1.0', '+42', '-1', '1e3', 'abc', '1000000000', ' 1'].map(breaksNumber('x must be an integer between 1 and 999999999')),
   },
   {
     kind: 'boolean',
@@ -316,6 +319,10 @@ describe('every route of the app', () => {
       const { status, body } = await request(app, url)
       expect({ url, status, ends: String(body?.message).endsWith(ending) }).toEqual({ url, status: 400, ends: true })
     }
+    // A "+" left unencoded arrives as a space: the refusal says so, since the value it shows begins with one.
+    const plus = await request(app, '/api/v1/satellites/nearby?latitude=+5&longitude=0')
+    expect(plus.body.message).toBe(`latitude must be a number between -90 and 90 (got " 5"${PLUS_HINT})`)
+    expect((await request(app, '/api/v1/satellites/nearby?latitude=%2B5&longitude=0')).status).toBe(200)
     expect(shown(`${'x'.repeat(62)}\u00e9`)).toBe(`${'x'.repeat(62)}…`) // never cut inside an escape
     expect(shown(`${'x'.repeat(58)}\u00e9`)).toBe(`${'x'.repeat(58)}%C3%A9`)
     expect(shown('\ud800')).toBe('%EF%BF%BD') // a lone surrogate: as a URL would carry it
