@@ -69,6 +69,8 @@ describe('URL shapes', () => {
     const cases: [string, number, RegExp][] = [
       [`${BASE}/tle/999999&apiKey=K`, 404, /satellite 999999 is not in the catalogue/],
       [`${BASE}/tle/abc`, 400, /^id must be a NORAD catalog number/],
+      [`${BASE}/tle/1000000000`, 400, /^id must be a NORAD catalog number/],
+      [`${BASE}/tle/0`, 400, /^id must be a NORAD catalog number/],
       [`${BASE}/positions/25544/91/0/0/1`, 400, /^observer_lat must be a number between -90 and 90 \(got "91"\)/],
       [`${BASE}/positions/25544/0/0/0/301`, 400, /^seconds must be an integer between 1 and 300/],
       [`${BASE}/positions/25544/0/0/0/1.5`, 400, /^seconds must be an integer/],
@@ -87,6 +89,8 @@ describe('URL shapes', () => {
       expect(Object.keys(r.body)).toEqual(['error'])
       expect(r.body.error).toMatch(message)
     }
+    // Leading zeros, as the native routes read them.
+    expect((await get(`${BASE}/tle/0000000000025544`)).body.info.satid).toBe(25544)
   })
 })
 

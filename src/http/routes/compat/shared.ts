@@ -54,7 +54,8 @@ export function pathParam(request: Request, name: string, value: string | null |
 export const CATALOG_NUMBER_RULE = 'a NORAD catalog number: an integer between 1 and 999999999'
 
 export function catalogNumber(name: string, raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw new ApiError(400, `${name} must be ${CATALOG_NUMBER_RULE} (got "${shown(raw)}")`)
+  // Leading zeros are read as the native routes read them (`0000025544` is 25544).
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 999_999_999) throw new ApiError(400, `${name} must be ${CATALOG_NUMBER_RULE} (got "${shown(raw)}")`)
   return Number(raw)
 }
 
