@@ -102,10 +102,10 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
     refused === catalog.size
       ? `all are refused (${refused} of ${catalog.size} now)`
       : within * 2 < catalog.size
-      ? `most are refused (${refused} of ${catalog.size} now)`
-      : limitMs === null
-        ? 'with no age limit (--max-element-age off) they are given all the same'
-        : `more are refused as they age (${refused} of ${catalog.size} now)`
+        ? `most are refused (${refused} of ${catalog.size} now)`
+        : limitMs === null
+          ? 'with no age limit (--max-element-age off) they are given all the same'
+          : `more are refused as they age (${refused} of ${catalog.size} now)`
   const staleAdvice = stale
     ? `SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and ${consequence}. Load newer data: --refresh-url to keep it fresh from ` +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
