@@ -187,17 +187,9 @@ export function noPositionError(satellite: Satellite, startMs: number, endMs: nu
 }
 
 /** searchPasses, and a 422 when the satellite has no position anywhere in that time. */
-export async function passesOf(
-  context: ModuleContext,
-  catalog: Catalog,
-  satellite: Satellite,
-  observer: Observer,
-  startMs: number,
-  endMs: number,
-  minElevationDeg: number,
-  signal?: AbortSignal,
-): Promise<PassSearch> {
-  const search = await searchPasses(context, catalog, satellite, observer, startMs, endMs, minElevationDeg, signal)
+export async function passesOf(...args: Parameters<typeof searchPasses>): Promise<PassSearch> {
+  const search = await searchPasses(...args)
+  const [, , satellite, , startMs, endMs] = args
   if (!search.anyPosition) throw noPositionError(satellite, startMs, endMs, search)
   return search
 }
