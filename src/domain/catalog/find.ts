@@ -49,7 +49,8 @@ export function findSatellites(catalog: Catalog, text: string, limit = 20): Foun
     seen.add(satellite.noradId)
     found.push(commonName === undefined ? { satellite, match } : { satellite, match, commonName })
   }
-  if (/^\d{1,9}$/.test(query)) add(catalog.get(Number(query)), 'number')
+  // Leading zeros as the routes read them (`0000025544` is 25544).
+  if (/^\d+$/.test(query) && Number(query) <= 999_999_999) add(catalog.get(Number(query)), 'number')
   // Designators: 1998-067A, 1998-067 (the launch), or the TLE form 98067A.
   const designator = /^(\d{4}) ?(\d{3})([A-Z]{0,3})$/.exec(query.replace(/^(\d{4})-/, '$1 ')) ?? null
   const tleForm = /^(\d{2})(\d{3})([A-Z]{1,3})$/.exec(query)

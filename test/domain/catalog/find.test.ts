@@ -38,6 +38,8 @@ describe('findSatellites', () => {
       [70001, 'name', undefined],
     ])
     expect(found('99999')).toEqual([])
+    // Leading zeros, as the routes read a catalog number.
+    expect(found('0000025544')[0]).toEqual([25544, 'number', undefined])
   })
 
   test('an international designator, its TLE form, or without the hyphen finds the piece; a launch finds its lettered pieces', () => {
