@@ -4,7 +4,7 @@ import { describeLimit } from './validity.ts'
 
 const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
-/** Data older than this counts as stale whatever the age limit lets through (the start log's warning uses the same 14 days); the oldest group's age counts. */
+/** Data, or elements (their median epoch), older than this count as stale whatever the age limit lets through (the log's warnings use the same 14 days); the oldest group's age counts. */
 const STALE_DATA_MS = 14 * DAY_MS
 
 export interface Freshness {
@@ -22,7 +22,7 @@ export interface Freshness {
   withinAgeLimit: number
   /** Satellites left out at the instant because they have decayed. */
   decayed: number
-  /** The data is over 14 days old, or fewer than half the satellites can be given a position. */
+  /** The data, or its elements (their median epoch), are over 14 days old, or fewer than half the satellites can be given a position. */
   stale: boolean
   /** One sentence: the data's date and age, and what it means. */
   summary: string
@@ -74,11 +74,13 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
   if (countDecay) left = catalog.validity.countRefusals(nowMs, (i) => catalog.satrecAt(i))
   else for (let i = 0; i < catalog.size; i++) if (!catalog.validity.inAgeWindow(i, nowMs)) left.elementAge++
   const within = catalog.size - left.elementAge - left.decayed
-  const stale = ageMs > STALE_DATA_MS || within * 2 < catalog.size
+  const dataMs = dataTimeMs(catalog)
+  // Old elements obtained recently (an upstream or files that are behind) are as stale as old data: the elements' age counts too.
+  const elementsOld = nowMs - dataMs > STALE_DATA_MS
+  const stale = ageMs > STALE_DATA_MS || elementsOld || within * 2 < catalog.size
   const date = new Date(obtainedMs).toISOString().slice(0, 10)
   const limit = limitMs === null ? 'no age limit (--max-element-age off)' : `positions are given within ${describeLimit(limitMs)} of each element set's epoch`
   const age = daysOld(ageMs)
-  const dataMs = dataTimeMs(catalog)
   // Files are dated by their modification time: a copy made long after its elements would pass for young data.
   // A clock before the elements (a board without a real-time clock boots in 1970): the data was dated by the time it was
   // read (a date in the future is not believed), so its age says nothing; its elements' median epoch says when it is from.
@@ -107,7 +109,10 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
           ? 'with no age limit (--max-element-age off) they are given all the same'
           : `more are refused as they age (${refused} of ${catalog.size} now)`
   const staleAdvice = stale
-    ? `SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and ${consequence}. Load newer data: --refresh-url to keep it fresh from ` +
+    ? `SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and ${consequence}. ` +
+      // Obtained recently, its elements old: the source is what is behind.
+      (ageMs <= STALE_DATA_MS && elementsOld ? 'It was obtained recently but its source is behind: load data from one that is up to date: ' : 'Load newer data: ') +
+      '--refresh-url to keep it fresh from ' +
       'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
       `(time=${dataTime}: the median of its element sets' epochs).`
     : null

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from 'bun:test'
 import { createApp } from '../../../src/http/app.ts'
 import { buildCatalog, type Catalog } from '../../../src/domain/catalog/catalog.ts'
-import { Refresher } from '../../../src/io/refresh.ts'
+import { Refresher, warnIfStale } from '../../../src/io/refresh.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { VERSION } from '../../../src/io/version.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
@@ -59,6 +59,23 @@ describe('GET /api/v1/service/status', () => {
     expect(await adviceOf(catalogOf({ stations: [...records.slice(2), ...records.slice(3).map((r) => ({ ...r, NORAD_CAT_ID: 9 }))] }, { source: 'snapshot', obtainedAtMs: NOW - 20 * DAY }, NOW))).toContain(
       'and most are refused (2 of 3 now).',
     )
+  })
+
+  test('elements 21 days old obtained an hour ago (an upstream that is behind): stale as the log says it, and the advice says the source is behind', async () => {
+    const records = [21, 21, 20.5].map((days, i) => ommRecord({ NORAD_CAT_ID: i + 1, EPOCH: new Date(NOW - days * DAY).toISOString().replace('Z', '') }))
+    const catalog = catalogOf({ stations: records }, { source: 'refresh', obtainedAtMs: NOW - 3_600_000 }, NOW)
+    const { freshness } = (await request(createApp({ store: new CatalogStore(catalog), clock: () => NOW }), '/api/v1/service/status')).body.catalog
+    // All within the 30-day limit, the data obtained an hour ago: only the elements' age makes it stale.
+    expect(freshness).toMatchObject({ withinAgeLimit: 3, dataAgeDays: 0.042, stale: true })
+    expect(freshness.summary).toContain('its elements are older: median epoch')
+    expect(freshness.advice).toContain('It was obtained recently but its source is behind: load data from one that is up to date: --refresh-url')
+    // The log's warning after a refresh round says the same of these elements.
+    const warned: string[] = []
+    warnIfStale(catalog, NOW, { info() {}, warn: (msg: string) => warned.push(msg), error() {} })
+    expect(warned).toEqual(['element sets are stale'])
+    // 13 days old: neither.
+    const younger = catalogOf({ stations: records.map((r) => ({ ...r, EPOCH: new Date(NOW - 13 * DAY).toISOString().replace('Z', '') })) }, { source: 'refresh', obtainedAtMs: NOW - 3_600_000 }, NOW)
+    expect((await request(createApp({ store: new CatalogStore(younger), clock: () => NOW }), '/api/v1/service/status')).body.catalog.freshness).toMatchObject({ stale: false, advice: null })
   })
 
   test('a clock before the data (a board without a real-time clock): the summary and the advice say the clock is probably wrong', async () => {
