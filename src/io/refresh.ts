@@ -15,7 +15,7 @@ import { log as defaultLog } from './log.ts'
 import { VERSION } from './version.ts'
 import type { Catalog } from '../domain/catalog/catalog.ts'
 import { describeRefusal, type ElementGroup, type GroupSet, readGroup } from '../domain/catalog/groups.ts'
-import { catalogOf, layerOf, MAX_LOGGED_REFUSALS, overlay, type RefusedSet, refusedSets } from '../domain/catalog/overlay.ts'
+import { catalogOf, confirmedOrigin, layerOf, MAX_LOGGED_REFUSALS, overlay, type RefusedSet, refusedSets } from '../domain/catalog/overlay.ts'
 import { describeContent, type ElementFormat, endsInsideElementSet, formatName, sniffFormat } from '../domain/catalog/formats.ts'
 import type { RefreshStatus } from '../domain/catalog/refresh.ts'
 import type { CatalogStore } from '../domain/catalog/store.ts'
@@ -541,8 +541,12 @@ export class Refresher {
     // The cache file records where the data came from, redacted like the logs: it may be readable by others.
     const save = (): GroupSet => ({ source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) })
     if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
-      // Every group taken answered 304: the data is confirmed, nothing to swap.
+      // Every group taken answered 304: the data is confirmed, the same satellites (and ETags), those groups obtained now.
       this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
+      const held = this.#store.current
+      const confirmed = held.withOrigin(confirmedOrigin(held.origin, Object.keys(held.groupCounts), [...fetched], startedAt))
+      this.#store.swap(confirmed)
+      this.#onSwap?.(confirmed)
       this.#log.info('refresh: upstream unchanged', { groups: next.length })
       return { outcome: { kind: 'unchanged', ...(Object.keys(failedGroups).length > 0 ? { failedGroups } : {}) }, save: save(), retryAfterMs: retryAfter }
     }

@@ -189,7 +189,11 @@ describe('conditional requests', () => {
       expect(r.headers.get('if-none-match')).toMatch(/^"/)
       expect(r.headers.get('if-modified-since')).toMatch(/GMT$/)
     }
-    expect(store.current).toBe(afterFirst)
+    // The same satellites and version (so the same ETags), its groups obtained now: confirmed data does not age (helper-33).
+    expect(store.current.satellites).toBe(afterFirst.satellites)
+    expect(store.current.version).toBe(afterFirst.version)
+    expect(store.current.origin.groupsObtainedAtMs).toEqual({ stations: T0 + 6 * HOUR, weather: T0 + 6 * HOUR })
+    expect(store.current.origin.obtainedAtMs).toBe(T0 + 6 * HOUR)
     expect(refresher.status().lastSuccessAt).toBe(new Date(T0 + 6 * HOUR).toISOString())
     // The cache records the confirmation: its data counts as obtained now.
     expect(saved.at(-1)!.obtainedAtMs).toBe(T0 + 6 * HOUR)
@@ -218,7 +222,8 @@ describe('conditional requests', () => {
     upstream.requests.length = 0
     expect(await second.refresher.refreshNow()).toEqual({ kind: 'unchanged' })
     expect(upstream.requests.every((r) => r.headers.get('if-none-match') !== null)).toBe(true)
-    expect(second.store.current).toBe(fromCache)
+    expect(second.store.current.satellites).toBe(fromCache.satellites)
+    expect(second.store.current.origin).toMatchObject({ source: 'cache', obtainedAtMs: T0 })
     expect(fromCache.get(270001)?.elements.tle).toBeNull()
   })
 })
@@ -436,12 +441,17 @@ describe('groups that a round does not fetch are kept', () => {
     expect(restarted.plan.catalog.version).toBe(store.current.version)
   })
 
-  test('a round where every fetched group answers 304 changes nothing and keeps the carried payloads', async () => {
+  test('a round where every fetched group answers 304 changes no satellite, dates only those groups, and keeps the carried payloads', async () => {
     const first = setup({ catalog: catalogFromSnapshot(base(), 'snapshot', T0).catalog, settings: { groups: ['stations', 'weather'] } })
     await first.refresher.refreshNow()
     const second = setup({ catalog: first.store.current, settings: { groups: ['weather'] }, initialPayloads: first.saved.at(-1)!.groups })
+    second.advance(HOUR)
     expect(await second.refresher.refreshNow()).toEqual({ kind: 'unchanged' })
-    expect(second.store.current).toBe(first.store.current)
+    expect(second.store.current.satellites).toBe(first.store.current.satellites)
+    // weather confirmed an hour later; the groups not fetched keep their times, the oldest of which is the catalogue's.
+    const before = first.store.current.origin.groupsObtainedAtMs!
+    expect(second.store.current.origin.groupsObtainedAtMs).toEqual({ ...before, weather: T0 + HOUR })
+    expect(second.store.current.origin.obtainedAtMs).toBe(Math.min(...Object.values(before)))
     expect(second.saved.at(-1)!.groups.map((g) => g.group)).toEqual(['weather', 'stations'])
   })
 

@@ -95,6 +95,16 @@ export class Catalog {
     return new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, this.origin, this.loadedAtMs, policy, this.ids)
   }
 
+  /**
+   * The same satellites, obtained at other times (a refresh round whose every group answered
+   * 304 confirms them now): the same content and version, so the same ETags.
+   */
+  withOrigin(origin: CatalogOrigin): Catalog {
+    const next = new Catalog(this.satellites as Satellite[], this.groupCounts as Record<string, number>, origin, this.loadedAtMs, this.policy, this.ids)
+    next.versionHash = this.versionHash
+    return next
+  }
+
   /** Changes whenever the content changes; used for ETags and caches. Hashed on first use, not at start. */
   get version(): string {
     this.versionHash ??= contentHash(this.satellites)

@@ -135,6 +135,14 @@ export function originOf(groups: readonly Pick<ElementGroup, 'group' | 'obtained
   return { source, obtainedAtMs: times.length > 0 ? Math.min(...times) : nowMs, groupsObtainedAtMs, groupSources }
 }
 
+/** `origin` with `groups` (those the catalogue holds) dated `atMs`: confirmed unchanged upstream then (a 304); the catalogue's time is again its oldest group's. */
+export function confirmedOrigin(origin: CatalogOrigin, held: readonly string[], groups: readonly string[], atMs: number): CatalogOrigin {
+  const groupsObtainedAtMs: Record<string, number> = {}
+  for (const group of held) groupsObtainedAtMs[group] = groups.includes(group) ? atMs : (origin.groupsObtainedAtMs?.[group] ?? origin.obtainedAtMs)
+  const times = Object.values(groupsObtainedAtMs)
+  return { ...origin, groupsObtainedAtMs, obtainedAtMs: times.length > 0 ? Math.min(...times) : origin.obtainedAtMs }
+}
+
 /**
  * The catalogue's groups as a layer: every satellite of each group with the
  * elements the catalogue chose for it, its group's time and source; so the
