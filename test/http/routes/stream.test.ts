@@ -258,6 +258,11 @@ describe('the share of one client', () => {
     const other = await open('10.0.0.2')
     expect(other.response.status).toBe(200)
     expect(shared.store.streams.active).toBe(3)
+    // The OpenAPI description gives this instance's limits and heartbeat, not the defaults.
+    const spec: any = await (await shared.handle(new Request('http://localhost/openapi/json'))).json()
+    const description: string = spec.paths['/api/v1/satellites/{noradId}/stream'].get.description
+    expect(description).toContain('a `: heartbeat` comment line comes every 0.7 s')
+    expect(description).toContain('This instance keeps at most 8 streams open at once (`--max-streams`), and at most 2 per client address')
     await first[0]!.response.body!.cancel()
     const again = await open('10.0.0.1')
     expect(again.response.status).toBe(200)

@@ -67,10 +67,12 @@ function observerOf(query: { latitude?: number; longitude?: number; altitude: nu
   return { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
 }
 
-const EVENTS_DOC =
-  'Each event\'s `data` is one line of JSON. The first event comes at once, then one a second; a `: heartbeat` comment line comes every 15 s (configurable), ' +
+/** How events come and how many streams may be open, with this instance's limits. */
+const eventsDoc = (heartbeatMs: number, max: number, perClient: number) =>
+  `Each event's \`data\` is one line of JSON. The first event comes at once, then one a second; a \`: heartbeat\` comment line comes every ${heartbeatMs / 1000} s, ` +
   'and `retry: 5000` asks clients to wait 5 s before reconnecting. The stream never ends by itself: it ends, and its timers stop, when the client disconnects. ' +
-  'The service keeps at most 100 streams open at once (configurable), and at most a quarter of them per client address; one more is refused with 503 (all taken) or 429 (the share of that client taken) and the error body. Times are the service clock at each tick.'
+  `This instance keeps at most ${max} streams open at once (\`--max-streams\`), and at most ${perClient} per client address (\`--max-streams-per-client\`); ` +
+  'one more is refused with 503 (all taken) or 429 (the share of that client taken) and the error body. Times are the service clock at each tick.'
 
 /**
  * The stream routes. The open streams are in the app's store as `streams`
@@ -87,7 +89,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
     set.headers['retry-after'] = '10'
     if (grant === 'full') throw new ApiError(503, `too many open streams (at most ${streams.max}); try again later`)
     if (grant === 'unanswered') throw new ApiError(503, "the instance's open streams could not be counted (its supervisor did not answer in time); try again later")
-    throw new ApiError(429, `this client has ${held} streams open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
+    throw new ApiError(429, `this client has ${held} stream${held === 1 ? '' : 's'} open, its share (at most ${streams.maxPerClient} of ${streams.max}); close one first`)
   }
 
   /** The SSE answer, or a 503 when the cap is reached. HEAD gets the same status and headers, but no stream is opened. */
@@ -164,7 +166,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
             'A `text/event-stream` of `positions` events, one a second: `data` is `{data: [position], metadata: {total, datetime, missing, noPosition, noPositionReasons}}`, ' +
             'the batch geoposition answer at that second, each position also with `velocityKmHs` (km/h) and, with an observer, ' +
             '`azimuth`, `elevation` (degrees), `range` (km) and `rangeRate` (km/s, positive while receding; with `frequency` also `dopplerShiftHz`). Ids not in the catalogue are listed in `missing` (none of them known: 404). ' +
-            EVENTS_DOC,
+            eventsDoc(heartbeatMs, streams.max, streams.maxPerClient),
           responses: streamResponses('event: positions\ndata: {"data":[{"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1}],"metadata":{"total":1,"datetime":"2026-05-31T06:00:00.000Z","missing":[],"noPosition":[]}}\n\n'),
         },
       },
@@ -203,7 +205,7 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
             '(`noradId, name, latitude, longitude, epoch, datetime, altitude, elementAgeDays`) plus `velocityKmHs` (km/h) and, with an observer (`latitude`, `longitude`, ' +
             'optional `altitude` in metres), `azimuth`, `elevation` (degrees), `range` (km) and `rangeRate` (km/s, positive while receding; with `frequency` in MHz also `dopplerShiftHz`). A second without a valid position sends a `no-position` event ' +
             '`{noradId, datetime, message}` instead. Unknown satellite: 404; no valid position when the stream would open: 422. ' +
-            EVENTS_DOC,
+            eventsDoc(heartbeatMs, streams.max, streams.maxPerClient),
           responses: streamResponses('event: position\ndata: {"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1,"azimuth":231.5,"elevation":-41.2,"range":9120.4,"rangeRate":-3.912}\n\n'),
         },
       },
