@@ -293,9 +293,27 @@ describe('event format', () => {
     expect(parseEventStream(text).events).toEqual([{ event: 'position', data: { name: 'A\nB', n: 1 } }])
   })
 
-  test('a no-position event carries the reason', () => {
-    expect(Value.Check(StreamNoPositionSchema, { noradId: 1, datetime: '2026-05-31T00:00:00.000Z', message: 'decayed' })).toBe(true)
-  })
+  test('a no-position event says what kind of stop it is and why: the age limit reached while the stream is open', async () => {
+    // The clock half a second before the ISS's elements reach the 30-day limit; it moves on as the stream ticks.
+    const limitMs = catalog.get(25544)!.elements.epochMs + 30 * 86_400_000
+    let now = limitMs - 500
+    const limited = createApp({ store: new CatalogStore(catalog), clock: () => now })
+    const gone = new AbortController()
+    const response = await limited.handle(new Request('http://localhost/api/v1/satellites/25544/stream', { signal: gone.signal }))
+    const reader = response.body!.getReader()
+    const decoder = new TextDecoder()
+    let text = ''
+    while (parseEventStream(text).events.length < 2) {
+      text += decoder.decode((await reader.read()).value, { stream: true })
+      now += 1000
+    }
+    gone.abort()
+    const [first, second] = parseEventStream(text).events
+    expect(first!.event).toBe('position')
+    expect(second!.event).toBe('no-position')
+    expect(Value.Check(StreamNoPositionSchema, second!.data)).toBe(true)
+    expect(second!.data).toMatchObject({ noradId: 25544, kind: 'element-age', message: expect.stringMatching(/^no valid position: the elements are .* days old at this instant/) })
+  }, 10_000)
   test('an event that cannot be made ends the stream, once; a first one that fails leaves no timer behind', async () => {
     for (const failAt of [1, 3]) {
       let made = 0

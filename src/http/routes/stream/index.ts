@@ -185,12 +185,15 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
           const instant = new Date(clock())
           const current = catalog.get(params.noradId)
           if (!current) {
-            return { event: 'no-position', data: { noradId: params.noradId, datetime: instant.toISOString(), message: `satellite ${params.noradId} is no longer in the catalogue` } }
+            return {
+              event: 'no-position',
+              data: { noradId: params.noradId, datetime: instant.toISOString(), kind: 'missing', message: `satellite ${params.noradId} is no longer in the catalogue` },
+            }
           }
           const gmst = siderealTimeRad(instant)
           const result = positionAt(catalog, catalog.indexOf(current.noradId)!, instant, gmst)
           if (!result.ok) {
-            return { event: 'no-position', data: { noradId: current.noradId, datetime: instant.toISOString(), message: `no valid position: ${result.reason}` } }
+            return { event: 'no-position', data: { noradId: current.noradId, datetime: instant.toISOString(), kind: result.kind, message: `no valid position: ${result.reason}` } }
           }
           return { event: 'position', data: streamPositionJson(current, result.state, instant, lookFor(observer, query.frequency, result.state, gmst)) }
         })

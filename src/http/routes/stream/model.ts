@@ -24,6 +24,10 @@ export const StreamPositionSchema = t.Composite([
 export const StreamNoPositionSchema = t.Object({
   noradId: Type.Integer(),
   datetime: isoInstant('The instant'),
+  kind: t.Union([t.Literal('element-age'), t.Literal('decayed'), t.Literal('sgp4'), t.Literal('implausible'), t.Literal('missing')], {
+    description:
+      "As a batch's noPositionReasons, so a client can tell a stop for good (decayed; element-age after the epoch; missing: no longer in the catalogue) from a gap: element-age: beyond the age limit; decayed: at or after the decay instant; sgp4: SGP4 gives no state; implausible: a height outside the plausible range",
+  }),
   message: t.String({ description: 'Why there is no position' }),
 })
 
