@@ -116,7 +116,8 @@ export function docs(version: string, dataNote: () => string, compression: Compr
  * route declares in `x-responses` (a 304, which has no schema) join those of
  * its response schemas, which replace a detail's `responses`; and headers it
  * declares in `x-response-headers` (the compatible APIs' sattrack headers) are
- * its 200 answer's `headers`.
+ * its 200 answer's `headers`, and media types in `x-response-content` (GeoJSON
+ * beside JSON) join its 200 answer's `content`.
  */
 function withRouteDeclarations(spec: object): object {
   const paths = (spec as { paths?: Record<string, Record<string, Record<string, unknown>>> }).paths ?? {}
@@ -128,13 +129,20 @@ function withRouteDeclarations(spec: object): object {
           'x-parameters': declared,
           'x-responses': answers,
           'x-response-headers': headers,
+          'x-response-content': content,
           ...rest
-        } = operation as { 'x-parameters'?: { name: string }[]; 'x-responses'?: Record<string, object>; 'x-response-headers'?: Record<string, unknown> }
-        if (!declared && !answers && !headers) return [method, operation]
+        } = operation as {
+          'x-parameters'?: { name: string }[]
+          'x-responses'?: Record<string, object>
+          'x-response-headers'?: Record<string, unknown>
+          'x-response-content'?: Record<string, unknown>
+        }
+        if (!declared && !answers && !headers && !content) return [method, operation]
         const parameters = declared && [...((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name)), ...declared]
-        let responses: Record<string, object> = { ...(operation.responses as Record<string, object>), ...answers }
-        if (headers) responses = { ...responses, 200: { ...(responses[200] ?? {}), headers } }
-        return [method, { ...rest, ...(parameters ? { parameters } : {}), ...(answers || headers ? { responses } : {}) }]
+        let responses: Record<string, { content?: object; headers?: unknown }> = { ...(operation.responses as Record<string, object>), ...answers }
+        if (headers) responses = { ...responses, 200: { ...responses[200], headers } }
+        if (content) responses = { ...responses, 200: { ...responses[200], content: { ...responses[200]?.content, ...content } } }
+        return [method, { ...rest, ...(parameters ? { parameters } : {}), ...(answers || headers || content ? { responses } : {}) }]
       }),
     )
   }

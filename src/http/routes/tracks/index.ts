@@ -91,6 +91,7 @@ export function tracksModule(context: ModuleContext) {
           '`to` before `from` or more points than that is a 400. Instants without a valid position (the API rule) are left out and counted in ' +
           '`metadata.omitted`; when no instant has one, 422. `format=geojson` answers `application/geo+json`: a FeatureCollection of LineStrings ' +
           '(`[longitude, latitude]`) cut at the antimeridian, so no line jumps across the map, and at omitted instants.',
+        'x-response-content': { 'application/geo+json': { schema: TrackGeoJsonSchema } },
       },
     },
   )
