@@ -151,6 +151,9 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
   for (const [read, source] of [[baseRead, 'base'], [cacheRead, 'cache']] as const) {
     for (const [group, count] of Object.entries(read?.invalidByGroup ?? {})) if (groupSources[group] === source) invalidByGroup[group] = count
   }
+  /** A read's examples (each starts with its group's name) of the groups taken from that source. */
+  const examplesFrom = (read: ReadReport | null | undefined, source: 'base' | 'cache') =>
+    (read?.examples ?? []).filter((example) => Object.keys(groupSources).some((group) => groupSources[group] === source && (example.startsWith(`${group} `) || example.startsWith(`${group}:`))))
   const usedGroups = [...baseSet.groups.filter((g) => groupSources[g.group] === 'base'), ...(cacheLayer?.groups.filter((g) => groupSources[g.group] === 'cache') ?? [])]
   return {
     ok: true,
@@ -164,7 +167,8 @@ export function planStart({ base, cache, nowMs }: StartInputs): StartResult {
       warnings,
       invalidByGroup,
       unreadableGroups: baseRead.unreadableGroups,
-      examples: [...baseRead.examples, ...(cacheRead?.examples ?? [])].slice(0, 3),
+      // Those of the groups counted above: the ones each source gave the catalogue.
+      examples: [...examplesFrom(baseRead, 'base'), ...examplesFrom(cacheRead, 'cache')].slice(0, 3),
       refused: refusedSets(usedGroups, catalog),
     },
   }

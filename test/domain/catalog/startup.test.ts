@@ -151,6 +151,17 @@ describe('the cache competes with the base, group by group', () => {
     expect(p.cacheGroupsUsed).toEqual(['starlink'])
   })
 
+  test('the sets counted and shown as skipped are those of the groups used: a base group the cache replaces says nothing', () => {
+    // The base: a stations set dated after its group (refused), and a weather set the same; the cache, newer, replaces stations.
+    const base = snapshot(T, [['stations', 1000, 3], ['weather', 2000, 4]])
+    const late = (group: string, id: number) => ({ group, source: 'snapshot' as const, obtainedAtMs: T, text: tleText(syntheticGroup(id, 1, { epochDay: 160 })) })
+    base.groups.push(late('stations', 1900), late('weather', 2900))
+    const p = plan({ base: { source: 'snapshot', snapshot: base }, cache: fromCache(cache(T + DAY, [['stations', 1000, 3]])) })
+    expect(p.groupSources).toEqual({ stations: 'cache', weather: 'base' })
+    expect(p.invalidByGroup).toEqual({ weather: 1 })
+    expect(p.examples).toEqual([expect.stringMatching(/^weather 2900: /)])
+  })
+
   test('a cache that wins nothing is not even parsed', () => {
     const cached = fromCache(cache(T - DAY, [['stations', 1000, 3]]))
     plan({ base: { source: 'embedded', snapshot: EMBEDDED }, cache: cached })
