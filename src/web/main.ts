@@ -108,7 +108,8 @@ function describeObserver(): void {
   if (!state.observer) return
   const observer = `Observer ${formatObserver(state.observer)} (${state.observerSource})`
   if (timeRefusal) return setStatus(`${observer} · ${timeRefusalText()}`, true)
-  const when = state.time ? `pinned to ${formatDateTime(state.time)}` : `live, every ${REFRESH_MS / 1000} s`
+  // A pinned instant names its zone (formatDateTime); live times are named here, as in the footer.
+  const when = state.time ? `pinned to ${formatDateTime(state.time)}` : `live, every ${REFRESH_MS / 1000} s (times in ${timeZoneName()})`
   setStatus(`${observer} · ${when}`)
 }
 

@@ -476,6 +476,12 @@ describe('the page in Chromium', () => {
       await page.click('#time-form button[data-step-minutes="60"]')
       await page.waitForFunction(() => /pinned to/.test(document.getElementById('status')?.textContent ?? ''))
       expect(await page.textContent('#status')).not.toContain('time must be')
+      // Back to now: live, and the status line names the time zone the times are shown in, as the footer does.
+      await page.click('#time-now')
+      await page.waitForFunction(() => /live, every/.test(document.getElementById('status')?.textContent ?? ''))
+      const zone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone)
+      expect(await page.textContent('#status')).toContain(`live, every 5 s (times in ${zone})`)
+      expect(await page.textContent('#tz')).toBe(zone)
     } finally {
       await context.close()
     }
