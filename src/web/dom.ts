@@ -38,6 +38,11 @@ export const timeZoneName = () => Intl.DateTimeFormat().resolvedOptions().timeZo
 export const formatTime = (iso: string) => timeFormat.format(new Date(iso))
 export const formatShortTime = (iso: string) => shortTimeFormat.format(new Date(iso))
 export const formatDate = (iso: string) => dateFormat.format(new Date(iso))
+/** A stretch of time, `21:03–21:07`; to the second when both ends fall in one minute (`21:03:10–21:03:44`, not `21:03–21:03`). */
+export function formatTimeSpan(fromIso: string, toIso: string): string {
+  const [from, to] = [formatShortTime(fromIso), formatShortTime(toIso)]
+  return from === to ? `${formatTime(fromIso)}–${formatTime(toIso)}` : `${from}–${to}`
+}
 const zoneFormat = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
 /** "UTC", "CEST", "GMT+2": the zone the page's times are in, at `iso`. */
 export const zoneAt = (iso: string) => zoneFormat.formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? ''

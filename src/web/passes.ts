@@ -1,6 +1,6 @@
 /** The passes view: the next passes of one satellite over the observer, the naked-eye visible ones marked. */
 import type { NoPositionSpan, Pass, PassesAnswer, PassPoint, TimeSpan } from './api.ts'
-import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, html, svg } from './dom.ts'
+import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, formatTimeSpan, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
 
 const STAR = 'M0-5.5 1.6-1.6 5.5 0 1.6 1.6 0 5.5-1.6 1.6-5.5 0-1.6-1.6z'
@@ -62,7 +62,7 @@ function visibleCell(pass: Pass): HTMLElement {
   }
   const icon = svg('svg', { viewBox: '-6 -6 12 12', 'aria-hidden': 'true', class: 'icon' })
   icon.append(svg('path', { class: 'm-visible', d: STAR }))
-  const window = pass.visibleWindow ? ` ${formatShortTime(pass.visibleWindow.from)}–${formatShortTime(pass.visibleWindow.to)}` : ''
+  const window = pass.visibleWindow ? ` ${formatTimeSpan(pass.visibleWindow.from, pass.visibleWindow.to)}` : ''
   const magnitude = brightest ? html('span', { class: 'pass-mag', title: `brightest at ${formatTime(brightest.datetime)}` }, `, mag ${formatMagnitude(brightest.magnitude)}`) : ''
   return html('td', { class: 'pass-seen seen-visible' }, icon, ` visible${window}`, magnitude)
 }

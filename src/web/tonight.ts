@@ -6,7 +6,7 @@
  * brightest magnitude; one link adds them all to a calendar (format=ics).
  */
 import type { NoPositionSpan, SkyPass, SkyPassesAnswer } from './api.ts'
-import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, html, svg } from './dom.ts'
+import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, formatTimeSpan, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
 import { positionsEdge } from './passes.ts'
 
@@ -77,7 +77,7 @@ export class TonightView {
     const icon = svg('svg', { viewBox: '-6 -6 12 12', 'aria-hidden': 'true', class: 'icon' })
     icon.append(svg('path', { class: 'm-visible', d: STAR }))
     const w = pass.visibleWindow
-    const when = w ? `${formatDate(w.from)} ${formatShortTime(w.from)}–${formatShortTime(w.to)}` : formatTime((pass.rise ?? pass.culmination).datetime)
+    const when = w ? `${formatDate(w.from)} ${formatTimeSpan(w.from, w.to)}` : formatTime((pass.rise ?? pass.culmination).datetime)
     // Cut by the searched time: "(up)"; where the satellite's positions begin or end: "(data begins)", "(data ends)".
     const from = pass.rise ? compassPoint(pass.rise.azimuth) : positionsEdge(pass.culmination, spans, 'begin') === null ? '(up)' : '(data begins)'
     const to = pass.set ? compassPoint(pass.set.azimuth) : positionsEdge(pass.culmination, spans, 'end') === null ? '(up)' : '(data ends)'
