@@ -232,7 +232,7 @@ if (started && startLog) {
   log.info('catalogue loaded', startLogFields(started.inputs, started.plan))
   // The data's age, by age alone: it makes the catalogue's validity rules (~15 ms), which the first requests need not wait for.
   soon(() => {
-    const dataFreshness = freshness(store.current, now(), { countDecay: false })
+    const dataFreshness = freshness(store.current, now(), { countDecay: false, refreshing: config.refreshUrl !== null })
     if (dataFreshness.stale) log.warn('the data is stale', { summary: dataFreshness.summary, advice: dataFreshness.advice })
     else log.info('data freshness', { summary: dataFreshness.summary })
   })

@@ -180,7 +180,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
         VERSION,
         () => {
           // The same words as the status endpoint, the page and the start log: what the data is, and when stale what that means and what to do.
-          const { summary, advice } = freshness(store.current, clock())
+          const { summary, advice } = freshness(store.current, clock(), { refreshing: refreshStatus?.().enabled ?? false })
           return advice === null ? summary : `${summary} ${advice}`
         },
         context.compression,

@@ -57,12 +57,13 @@ export function dataTimeMs(catalog: Catalog): number {
 }
 
 /**
+ * `refreshing`: the background refresh is on (the advice then points at why it brings nothing newer).
  * `countDecay`: also look for decays up to `nowMs` (the status endpoint, the OpenAPI description);
  * without it only the age limit is counted, which costs no propagation, and the sentence says so
  * (the start log, written as the service starts: finding every decay up to months past the epochs
  * takes ~0.5 s).
  */
-export function freshness(catalog: Catalog, nowMs: number, { countDecay = true } = {}): Freshness {
+export function freshness(catalog: Catalog, nowMs: number, { countDecay = true, refreshing = false } = {}): Freshness {
   // The oldest data served decides: a refresh that brought some groups up to date does not make the others young.
   const times = Object.entries(catalog.origin.groupsObtainedAtMs ?? {})
   const obtainedMs = times.length > 0 ? Math.min(...times.map(([, ms]) => ms)) : catalog.origin.obtainedAtMs
@@ -112,8 +113,11 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true }
     ? `SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and ${consequence}. ` +
       // Obtained recently, its elements old: the source is what is behind.
       (ageMs <= STALE_DATA_MS && elementsOld ? 'It was obtained recently but its source is behind: load data from one that is up to date: ' : 'Load newer data: ') +
-      '--refresh-url to keep it fresh from ' +
-      'CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot; or look at the sky at the data\'s own time ' +
+      // Refreshing already: what is wrong is the upstream or the way to it, which the status's refresh part says.
+      (refreshing
+        ? 'the refresh is on, so see why it brings nothing newer (GET /api/v1/service/status: refresh.lastError, refresh.groupErrors; the upstream --refresh-url names), or use --snapshot FILE'
+        : '--refresh-url to keep it fresh from CelesTrak, --snapshot FILE (a TLE/OMM file or folder, read again on SIGHUP), or rebuild with make snapshot') +
+      '; or look at the sky at the data\'s own time ' +
       `(time=${dataTime}: the median of its element sets' epochs).`
     : null
   const clockAdvice = clockBehind

@@ -254,6 +254,14 @@ describe('GET /api/v1/service/status', () => {
       expect(body.refresh.nextAttemptAt).toBe(new Date(now + 60_000).toISOString()) // backed off: a minute after the first failure
       expect(body.refresh.groupErrors).toEqual({ stations: expect.stringMatching(/^HTTP 500 \(9 bytes\) from /) })
       for (const key of ['lastAttemptAt', 'lastSuccessAt', 'nextAttemptAt']) expect(body.refresh[key]).toMatch(ISO_MS)
+      // Three weeks of failures: stale, and the advice says the refresh is on and where to see why, not to turn it on.
+      now += 21 * DAY
+      await refresher.refreshNow()
+      ;({ body } = await request(app, '/api/v1/service/status'))
+      expect(body.catalog.freshness.stale).toBe(true)
+      expect(body.catalog.freshness.advice).toContain('Load newer data: the refresh is on, so see why it brings nothing newer (GET /api/v1/service/status: refresh.lastError, refresh.groupErrors')
+      expect(body.catalog.freshness.advice).not.toContain('--refresh-url to keep it fresh')
+      expect((await request(app, '/openapi/json')).body.info.description).toContain('the refresh is on, so see why')
       refresher.stop()
     } finally {
       await upstream.stop()

@@ -79,7 +79,7 @@ export const StatusSchema = t.Object({
 })
 
 
-export function catalogStatusJson(catalog: Catalog, nowMs: number) {
+export function catalogStatusJson(catalog: Catalog, nowMs: number, refreshing = false) {
   const stats = catalog.epochStats(nowMs)
   return {
     source: catalog.origin.source,
@@ -93,7 +93,7 @@ export function catalogStatusJson(catalog: Catalog, nowMs: number) {
       newest: stats ? iso(stats.newestMs) : null,
       medianAgeDays: stats ? Math.round(stats.medianAgeDays * 1000) / 1000 : null,
     },
-    freshness: freshness(catalog, nowMs),
+    freshness: freshness(catalog, nowMs, { refreshing }),
   }
 }
 
@@ -101,7 +101,7 @@ export function statusJson(options: { version: string; uptimeMs: number; catalog
   return {
     version: options.version,
     uptimeSeconds: Math.max(0, Math.floor(options.uptimeMs / 1000)),
-    catalog: catalogStatusJson(options.catalog, options.nowMs),
+    catalog: catalogStatusJson(options.catalog, options.nowMs, options.refresh.enabled),
     refresh: options.refresh,
   }
 }
