@@ -246,13 +246,16 @@ if (link) {
   link.provideCatalog(() => ({ transfer: catalogTransfer(store.current), cacheGroupsUsed: started?.plan.cacheGroupsUsed ?? [] }))
   // Every later catalogue comes from the supervisor: swapped in at once (the version is checked in catalogFromTransfer).
   link.onCatalog((transfer) => {
+    const before = store.current.version
     try {
       store.swap(catalogFromTransfer(transfer))
     } catch (error) {
       log.error('the catalogue the supervisor sent cannot be used; the one held is kept', { reason: message(error) })
       return
     }
-    log.info('catalogue replaced by the supervisor\'s', { version: store.current.version, satellites: store.current.size })
+    // The same version: a refresh round the upstream answered with 304s, which dates the groups anew and changes no satellite.
+    if (store.current.version === before) log.info('catalogue confirmed by the supervisor (the same satellites, obtained anew)', { version: before })
+    else log.info('catalogue replaced by the supervisor\'s', { version: store.current.version, satellites: store.current.size })
     link.serving(store.current.version, true)
     warmInPieces(store.current)
   })
