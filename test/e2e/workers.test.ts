@@ -175,6 +175,41 @@ describe('two workers', () => {
     }
   })
 
+  test('a refresh round of 304s reaches every worker: the same ETag, the group obtained anew in every status', async () => {
+    const folder = join(tmp, 'confirm-snapshot')
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(90000, 10, { epochDay: 148 })))
+    const upstream = startMockUpstream({ stations: syntheticGroup(90000, 12, { epochDay: 150 }) })
+    try {
+      const s = await start(['--snapshot', folder, '--refresh-url', upstream.url, '--refresh-interval', '2s', '--refresh-groups', 'stations'])
+      await s.waitFor('the first round', async () => lines(s, 'refresh: catalogue replaced')[0], 15_000)
+      const etag = (await fresh(s.url, '/api/v1/satellites')).headers.get('etag')
+      const first = await s.waitFor('both workers on the first round', async () => {
+        const times = new Set<string>()
+        for (let i = 0; i < 20; i++) times.add(JSON.parse(await (await fresh(s.url, '/api/v1/service/status')).text()).catalog.groupsObtainedAt.stations)
+        return times.size === 1 && [...times][0]
+      }, 5_000)
+      // The next round: 304, confirmed by every worker, which then all show the later time, and the same ETag.
+      const confirmed = await s.waitFor('both workers confirmed', async () => {
+        const l = lines(s, 'catalogue confirmed by the supervisor (the same satellites, obtained anew)')
+        return l.length >= 2 && l
+      }, 15_000)
+      expect(new Set(confirmed.slice(0, 2).map((l) => l.worker)).size).toBe(2)
+      expect(lines(s, 'refresh: upstream unchanged').length).toBeGreaterThanOrEqual(1)
+      await s.waitFor('the later time on every worker', async () => {
+        for (let i = 0; i < 20; i++) {
+          const status = JSON.parse(await (await fresh(s.url, '/api/v1/service/status')).text())
+          if (!(Date.parse(status.catalog.groupsObtainedAt.stations) > Date.parse(first))) return false
+        }
+        return true
+      }, 5_000)
+      for (let i = 0; i < 20; i++) expect((await fresh(s.url, '/api/v1/satellites')).headers.get('etag')).toBe(etag)
+      expect(await s.stop()).toBe(0)
+    } finally {
+      await upstream.stop()
+    }
+  }, 60_000)
+
   test('the rate limit holds for the instance: 10/min means 10 answers over 30 connections, whichever worker takes them', async () => {
     const s = await start(['--rate-limit', '10/min'])
     const statuses: number[] = []
