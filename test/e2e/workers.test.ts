@@ -54,6 +54,14 @@ const sum = (xs: { value: number }[]) => xs.reduce((a, b) => a + b.value, 0)
 /** The log lines with this message. */
 const lines = (s: ServiceProcess, msg: string) => s.logs().filter((l) => l.msg === msg)
 
+/** The arguments of an instance started from a folder of stations (10 sets of 28 May) that refreshes them from `url` every `interval`. */
+function refreshing(name: string, url: string, interval: string): string[] {
+  const folder = join(tmp, name)
+  mkdirSync(folder)
+  writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(90000, 10, { epochDay: 148 })))
+  return ['--snapshot', folder, '--refresh-url', url, '--refresh-interval', interval, '--refresh-groups', 'stations']
+}
+
 describe('two workers', () => {
   test('one port, one catalogue: the same ETag on 200 connections, both workers serving; /metrics shows the instance', async () => {
     const s = await start([])
@@ -137,12 +145,9 @@ describe('two workers', () => {
   })
 
   test('one refresh for the instance: the supervisor refreshes, every worker serves the result and shows its status', async () => {
-    const folder = join(tmp, 'refresh-snapshot')
-    mkdirSync(folder)
-    writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(90000, 10, { epochDay: 148 })))
     const upstream = startMockUpstream({ stations: syntheticGroup(90000, 12, { epochDay: 150 }) })
     try {
-      const s = await start(['--snapshot', folder, '--refresh-url', upstream.url, '--refresh-interval', '1h', '--refresh-groups', 'stations'])
+      const s = await start(refreshing('refresh-snapshot', upstream.url, '1h'))
       const replaced = await s.waitFor('the refresh', async () => lines(s, 'refresh: catalogue replaced')[0], 15_000)
       expect(replaced.worker).toBeUndefined() // the supervisor's
       // One round for the instance: one request upstream, not one per worker.
@@ -176,12 +181,9 @@ describe('two workers', () => {
   })
 
   test('a refresh round of 304s reaches every worker: the same ETag, the group obtained anew in every status', async () => {
-    const folder = join(tmp, 'confirm-snapshot')
-    mkdirSync(folder)
-    writeFileSync(join(folder, 'stations.tle'), tleText(syntheticGroup(90000, 10, { epochDay: 148 })))
     const upstream = startMockUpstream({ stations: syntheticGroup(90000, 12, { epochDay: 150 }) })
     try {
-      const s = await start(['--snapshot', folder, '--refresh-url', upstream.url, '--refresh-interval', '2s', '--refresh-groups', 'stations'])
+      const s = await start(refreshing('confirm-snapshot', upstream.url, '2s'))
       await s.waitFor('the first round', async () => lines(s, 'refresh: catalogue replaced')[0], 15_000)
       const etag = (await fresh(s.url, '/api/v1/satellites')).headers.get('etag')
       const first = await s.waitFor('both workers on the first round', async () => {
