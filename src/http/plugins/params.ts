@@ -97,8 +97,10 @@ function describe(name: string, spec: ParamSpec): string {
 function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
   // The rule, and the value received (shortened, printable), as every refusal names them.
   // A leading space in a number is most often a `+` left unencoded (`latitude=+5`): said, since the value shown begins with a space.
-  const plusHint = (spec.type === 'number' || spec.type === 'integer') && raw.startsWith(' ') ? ': a "+" left unencoded in a query string is a space; write %2B, or no sign' : ''
-  const bad = () => new ApiError(400, `${describe(name, spec)} (got "${shown(raw)}"${plusHint})`)
+  const bad = () => {
+    const plus = (spec.type === 'number' || spec.type === 'integer') && raw.startsWith(' ')
+    return new ApiError(400, `${describe(name, spec)} (got "${shown(raw)}"${plus ? ': a "+" left unencoded in a query string is a space; write %2B, or no sign' : ''})`)
+  }
   switch (spec.type) {
     case 'number':
     case 'integer': {
