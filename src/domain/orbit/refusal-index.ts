@@ -17,8 +17,8 @@ export interface RefusalCounts {
 export interface RefusalSource {
   /** The stretch within the age limit of satellite `i`'s epoch, ms since 1970 (±Infinity: no limit). */
   ageWindowOf(i: number): { fromMs: number; toMs: number }
-  /** When satellite `i` decays, if at or before `instantMs`; else null. */
-  decayedBy(i: number, satrec: SatRec, instantMs: number): number | null
+  /** When satellite `i` decays, if at or before `instantMs` and within its age limit (the decay the rules say); else null. */
+  decayedWithin(i: number, satrec: SatRec, instantMs: number): number | null
 }
 
 /**
@@ -47,7 +47,7 @@ export class RefusalIndex {
       const window = source.ageWindowOf(i)
       from[i] = window.fromMs
       afterTo[i] = nextUp(window.toMs)
-      decay[i] = source.decayedBy(i, satrecAt(i), horizonMs) ?? Number.POSITIVE_INFINITY
+      decay[i] = source.decayedWithin(i, satrecAt(i), horizonMs) ?? Number.POSITIVE_INFINITY
       afterToAndDecay[i] = Math.max(afterTo[i]!, decay[i]!)
     }
     return new RefusalIndex(horizonMs, from.sort(), afterTo.sort(), decay.sort(), afterToAndDecay.sort())

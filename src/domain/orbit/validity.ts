@@ -238,8 +238,8 @@ export class Validity {
 
   /** Why satellite `i` (SGP4 record `satrec`) has no position at the instant by age or decay, or null. */
   refusalAt(i: number, satrec: SatRec, instantMs: number): Refusal | null {
-    // Decay first: once decayed, every later instant says so, whatever the elements' age.
-    const decayMs = this.decayedBy(i, satrec, instantMs)
+    // Decay first: once decayed (within the age limit, where the elements can tell), every later instant says so.
+    const decayMs = this.decayedWithin(i, satrec, instantMs)
     if (decayMs === null) return this.inAgeWindow(i, instantMs) ? null : this.ageRefusal(i, instantMs)
     const why =
       this.decayKind[i] === DECAY_ECCENTRICITY
@@ -285,8 +285,20 @@ export class Validity {
   }
 
   /**
+   * The decay instant of satellite `i` when it is at or before `instantMs` and
+   * within the age limit of its epoch, else null: the decay the rules say. One
+   * SGP4's drag predicts further on is an extrapolation the elements cannot
+   * support (months-old elements would have most of a constellation that keeps
+   * its orbit "decayed"): there the age limit refuses, saying so. With no age
+   * limit, every decay found.
+   */
+  decayedWithin(i: number, satrec: SatRec, instantMs: number): number | null {
+    return this.decayedBy(i, satrec, Math.min(instantMs, this.toMs[i]!))
+  }
+
+  /**
    * The decay instant of satellite `i` when it is at or before `instantMs`,
-   * else null. Looks further along the satellite's grid only as far as asked.
+   * else null, whatever the age limit. Looks further along the satellite's grid only as far as asked.
    */
   decayedBy(i: number, satrec: SatRec, instantMs: number): number | null {
     const epochMs = this.epochMs[i]!
@@ -370,7 +382,7 @@ export class Validity {
     let elementAge = 0
     let decayed = 0
     for (const i of indices) {
-      if (this.decayedBy(i, satrecAt(i), instantMs) !== null) decayed++
+      if (this.decayedWithin(i, satrecAt(i), instantMs) !== null) decayed++
       else if (!this.inAgeWindow(i, instantMs)) elementAge++
     }
     return { elementAge, decayed }
@@ -388,10 +400,12 @@ export class Validity {
   prepareDecays(instantMs: number, satrecAt: (i: number) => SatRec): Generator<void, void> | undefined {
     if (this.refusals !== undefined && instantMs <= this.refusals.horizonMs) return undefined
     const horizonMs = instantMs + REFUSAL_INDEX_AHEAD_MS
-    // Searched as far as the horizon, or its decay found (a later ask finds it again at once): nothing left to do for satellite i.
+    // Searched as far as the horizon (or the end of the age limit: no decay is said beyond it), or its decay found (a later ask
+    // finds it again at once): nothing left to do for satellite i.
+    const reach = (i: number) => Math.min(horizonMs, this.toMs[i]!)
     const done = (i: number) => {
       const clear = this.clearToMin[i]!
-      return horizonMs < this.epochMs[i]! || Number.isFinite(this.decayMs[i]!) || (!Number.isNaN(clear) && this.epochMs[i]! + clear * MINUTE_MS >= horizonMs)
+      return reach(i) < this.epochMs[i]! || Number.isFinite(this.decayMs[i]!) || (!Number.isNaN(clear) && this.epochMs[i]! + clear * MINUTE_MS >= reach(i))
     }
     const pending: number[] = []
     for (let i = 0; i < this.elements.length; i++) if (!done(i)) pending.push(i)
@@ -405,7 +419,7 @@ export class Validity {
         while (!done(i)) {
           const clear = validity.clearToMin[i]!
           const fromMs = validity.epochMs[i]! + (Number.isNaN(clear) ? 0 : clear * MINUTE_MS)
-          validity.decayedBy(i, satrec, Math.min(horizonMs, fromMs + stepMs))
+          validity.decayedBy(i, satrec, Math.min(reach(i), fromMs + stepMs))
           yield
         }
       }
@@ -428,12 +442,13 @@ export class Validity {
       // As refusalAt decides: decay first, then age.
       const epochMs = this.elements[i]!.epochMs
       if (instantMs >= epochMs) {
-        if (this.decayedBy(i, satrecAt(i), instantMs) !== null) {
+        if (this.decayedWithin(i, satrecAt(i), instantMs) !== null) {
           decayed++ // and for every later instant
           continue
         }
-        // Clear of decay up to the end of the span looked at (decayedBy looked at least as far as the instant).
-        untilMs = Math.min(untilMs, epochMs + this.clearToMin[i]! * MINUTE_MS, this.decayMs[i]!)
+        // Clear of decay up to the end of the span looked at (at least as far as the instant, or the age limit's end:
+        // past it no decay is said, and the age refusal holds for every later instant).
+        if (instantMs <= this.toMs[i]!) untilMs = Math.min(untilMs, epochMs + this.clearToMin[i]! * MINUTE_MS, this.decayMs[i]!)
       } else untilMs = Math.min(untilMs, epochMs)
       const fromMs = this.fromMs[i]!
       const toMs = this.toMs[i]!

@@ -135,12 +135,12 @@ export function* findSkyPasses(catalog: Catalog, query: SkyPassesQuery & { admit
     const index = query.indices[k]!
     const satrec = catalog.satrecAt(index)
     const age = validity.ageWindowOf(index)
-    const decayMs = age.toMs < startMs || age.fromMs > endMs ? null : validity.decayedBy(index, satrec, endMs)
+    const decayMs = age.toMs < startMs || age.fromMs > endMs ? null : validity.decayedWithin(index, satrec, endMs)
     const cut = age.fromMs > startMs || age.toMs < endMs
     if (age.toMs < startMs || age.fromMs > endMs) {
       plan[k] = NO_POSITION
-      // Decay first, as every refusal says it (validity.ts refusalAt, /nearby's leftOut): decayed by the start, whatever the age.
-      if (validity.decayedBy(index, satrec, startMs) !== null) answer.leftOut.decayed++
+      // Decay first, as every refusal says it (validity.ts refusalAt, /nearby's leftOut): decayed by the start, within the age limit.
+      if (validity.decayedWithin(index, satrec, startMs) !== null) answer.leftOut.decayed++
       else answer.leftOut.elementAge++
     } else if (decayMs !== null && decayMs <= startMs) {
       plan[k] = NO_POSITION

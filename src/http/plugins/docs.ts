@@ -91,9 +91,10 @@ export function docs(version: string, dataNote: () => string, compression: Compr
             description:
               'Read-only satellite tracking from an embedded CelesTrak snapshot. Units: degrees, km (satellite heights, ranges), metres (observer altitude), km/h (velocityKmHs), minutes (orbitalPeriod), revolutions per day (meanMotion). Every error of the service\'s own routes is `{message, statusCode}`, the message naming the parameter, the rule and the value received (the CelesTrak feed and the compatible APIs answer errors in their originals\' shapes). Brightness: `magnitude` is an estimated apparent visual magnitude (a standard magnitude per satellite, published or by family, class and orbit, at the range and phase angle of a Lambertian sphere; good to about ±1), and `visible` means visible to the naked eye: sunlit, the Sun at or below -6° at the observer, and `magnitude` at or below `magnitude-limit` (default 4.5).\n\n' +
               '**Positions only where the data supports them.** A satellite has a position at an instant within the age limit of its element set ' +
-              "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km), " +
-              'at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise `geoposition` is a 422 saying why, `nearby` counts it in ' +
-              '`metadata.leftOut`, batches and streams list it in `noPosition` with `noPositionReasons`, passes list the stretch in `metadata.noPosition`. ' +
+              "(`--max-element-age`, 30 days by default), before its decay (the first instant its orbit's lowest point is below 80 km, said only within " +
+              'that age limit, where the elements can support it), at a plausible height (80 km up to its apogee height + 10 % + 200 km). Otherwise ' +
+              '`geoposition` is a 422 saying why, `nearby` leaves it out (counting in `metadata.leftOut` those the age and decay rules leave out), ' +
+              'batches and streams list it in `noPosition` with `noPositionReasons`, passes list the stretch in `metadata.noPosition`. ' +
               "Every position carries `elementAgeDays`. The data's age now: `GET /api/v1/service/status` (`catalog.freshness`), and below.",
           },
           tags: [{ name: 'satellites' }, { name: 'service' }, { name: 'celestrak', description: 'The element sets as CelesTrak serves them, for programs that read CelesTrak' }, ...extraTags],

@@ -1,8 +1,8 @@
 /**
  * One satellite at one instant (src/domain/orbit/position.ts): the "has a
  * position" rule. A satellite has a position at an instant within the age
- * limit of its elements, before its decay (decay first: once decayed, every
- * later instant says so, whatever the age), where SGP4 reports no error and
+ * limit of its elements, before its decay (decay first: once decayed within
+ * that limit, every later instant says so), where SGP4 reports no error and
  * gives a plausible height (validity.ts); otherwise the refusal says why.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'

@@ -133,6 +133,25 @@ describe('the decay search', () => {
     expect(new Set(reasons).size).toBe(1)
     expect(reasons[0]).toMatch(/^decayed at 2026-06-\d\dT[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
   })
+
+  test('a decay beyond the age limit is not said: the elements cannot support it, the age limit refuses (with no limit, it is said)', async () => {
+    // STARLINK-32416 (61589): SGP4's drag on its May elements brings its perigee below 80 km in November, months past the 30 days.
+    const limited = await embeddedCatalog()
+    const index = limited.indexOf(61589)!
+    const satrec = limited.satrecAt(index)
+    const epochMs = limited.satellites[index]!.elements.epochMs
+    const free = new Validity(limited.satellites.map((s) => s.elements), NO_AGE_LIMIT)
+    const decayMs = free.decayedBy(index, satrec, epochMs + 400 * DAY_MS)!
+    expect(decayMs - epochMs).toBeGreaterThan(100 * DAY_MS)
+    const after = decayMs + DAY_MS
+    expect(free.refusalAt(index, satrec, after)?.kind).toBe('decayed')
+    expect(limited.validity.refusalAt(index, satrec, after)).toMatchObject({ kind: 'element-age', reason: expect.stringMatching(/^the elements are \d+ days old at this instant/) })
+    expect(limited.validity.decayedWithin(index, satrec, after)).toBeNull()
+    expect(limited.validity.countRefusalsAmong([index], after, (i) => limited.satrecAt(i))).toEqual({ elementAge: 1, decayed: 0 })
+    // 48880 decays 2026-06-14, within 30 days of its epoch: said with the limit too.
+    const i48880 = limited.indexOf(48880)!
+    expect(limited.validity.refusalAt(i48880, limited.satrecAt(i48880), Date.UTC(2026, 10, 26))?.kind).toBe('decayed')
+  })
 })
 
 describe('countRefusals', () => {
@@ -162,8 +181,9 @@ describe('countRefusals', () => {
       // Counted among every satellite, the counts are the same too.
       const every = c.satellites.map((_, i) => i)
       for (const t of instants.slice(0, 10)) expect(plain.countRefusalsAmong(every, t, satrecAt)).toEqual(plain.countRefusalsOneByOne(t, satrecAt))
-      // Decays come into it (months after the snapshot many Starlink elements have decayed).
-      expect(decayedSeen).toBeGreaterThan(100)
+      // Decays come into it (months after the snapshot many Starlink elements have decayed; within 30 days of their epochs, fewer;
+      // within 3 days, hardly any).
+      expect(decayedSeen).toBeGreaterThan(maxElementAgeMs === null ? 1000 : maxElementAgeMs === 30 * DAY_MS ? 100 : -1)
       // And each side of decays the index found, to the ms.
       const decays = [...new Set(c.satellites.map((_, i) => fast.decayedBy(i, c.satrecAt(i), Date.UTC(2027, 0, 1))).filter((d): d is number => d !== null))].slice(0, 30)
       expect(decays.length).toBeGreaterThan(10)
@@ -172,7 +192,8 @@ describe('countRefusals', () => {
   })
 
   test('prepareDecays runs the decay searches of a far instant in steps (a satellite at most a year further each), then the counts are the same', async () => {
-    const c = await embeddedCatalog()
+    // With no age limit: the searches go as far as the instant (with one, no further than the limit's end: below).
+    const c = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
     const satrecAt = (i: number) => c.satrecAt(i)
     const prepared = new Validity(c.satellites.map((s) => s.elements), c.validity.policy)
     const plain = new Validity(c.satellites.map((s) => s.elements), c.validity.policy)
