@@ -60,7 +60,7 @@ export function docs(version: string, dataNote: () => string, compression: Compr
   const decorated = new WeakMap<object, object>()
   const withRecordedExamples = (spec: object) => {
     let shown = decorated.get(spec)
-    if (!shown) decorated.set(spec, (shown = withExamples(withRouteDeclarations(spec), recordedExamples as ExamplesFile)))
+    if (!shown) decorated.set(spec, (shown = withExamples(withoutNullable(withRouteDeclarations(spec)), recordedExamples as ExamplesFile)))
     return shown
   }
   // The page's URLs are relative: from `/swagger/` they would miss, so a trailing slash is redirected away.
@@ -148,4 +148,24 @@ function withRouteDeclarations(spec: object): object {
     )
   }
   return { ...spec, paths: out }
+}
+
+/**
+ * The document's schemas in OpenAPI 3.1's JSON Schema: `nullable` (OpenAPI
+ * 3.0's word, which typebox's Nullable adds beside `type: [X, "null"]`) is not
+ * a keyword there, and strict validators refuse it. Each is dropped, null kept
+ * admitted: in `type`, or as a branch of `anyOf`.
+ */
+export function withoutNullable<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withoutNullable) as T
+  if (value === null || typeof value !== 'object') return value
+  const { nullable, ...rest } = value as Record<string, unknown>
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(rest).map(([key, inner]) => [key, withoutNullable(inner)]))
+  if (nullable !== true) return out as T
+  const admitsNull = (schema: Record<string, unknown>) => schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))
+  if (admitsNull(out)) return out as T
+  if (Array.isArray(out.anyOf)) {
+    if (!(out.anyOf as Record<string, unknown>[]).some(admitsNull)) out.anyOf = [...out.anyOf, { type: 'null' }]
+  } else if (typeof out.type === 'string') out.type = [out.type, 'null']
+  return out as T
 }

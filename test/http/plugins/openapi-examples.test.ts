@@ -7,6 +7,7 @@
 import { beforeAll, describe, expect, test } from 'bun:test'
 import recorded from '../../../src/http/plugins/openapi-examples.json'
 import { type ExamplesFile, recordExample, withExamples } from '../../../src/http/plugins/openapi-examples.ts'
+import { withoutNullable } from '../../../src/http/plugins/docs.ts'
 import { examplesApp, EXAMPLES_INSTANT } from '../../../scripts/openapi-examples-app.ts'
 
 const file = recorded as ExamplesFile
@@ -50,6 +51,48 @@ describe('the recorded examples', () => {
 })
 
 describe('the served OpenAPI document', () => {
+  test("speaks OpenAPI 3.1's JSON Schema: no `nullable` (3.0's word, which strict validators refuse), null admitted in `type` or `anyOf` instead", () => {
+    const nullable: string[] = []
+    const walk = (value: unknown, path: string) => {
+      if (value === null || typeof value !== 'object') return
+      if ('nullable' in value) nullable.push(path)
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${path}/${key}`)
+    }
+    walk(spec, '')
+    expect(nullable).toEqual([])
+    const item = spec.paths['/api/v1/satellites'].get.responses[200].content['application/json'].schema.properties.data.items.properties
+    expect(item.tle.type).toEqual(['object', 'null'])
+    expect(item.epoch.type).toEqual(['string', 'null'])
+    const geo = spec.paths['/api/v1/satellites/{noradId}/positions'].get.responses[200].content['application/geo+json'].schema
+    expect(geo.properties.metadata.properties.omittedReason.anyOf).toContainEqual({ type: 'null' })
+    // The conversion itself: a string made nullable, an anyOf without null, and one that has it.
+    expect(withoutNullable<object>({ nullable: true, type: 'string', items: [{ nullable: true, anyOf: [{ type: 'number' }] }] })).toEqual({
+      type: ['string', 'null'],
+      items: [{ anyOf: [{ type: 'number' }, { type: 'null' }] }],
+    })
+    expect(withoutNullable<object>({ nullable: true, anyOf: [{ type: 'null' }, { type: 'string' }] })).toEqual({ anyOf: [{ type: 'null' }, { type: 'string' }] })
+  })
+
+  test('declares every media type a 200 can come in: calendars, GeoJSON, text and JSONP beside JSON', async () => {
+    const types = (path: string) => Object.keys(spec.paths[path].get.responses[200].content).sort()
+    expect(types('/api/v1/satellites/{noradId}/passes')).toEqual(['application/json', 'text/calendar'])
+    expect(types('/api/v1/passes')).toEqual(['application/json', 'text/calendar'])
+    expect(types('/api/v1/satellites/{noradId}/positions')).toEqual(['application/geo+json', 'application/json'])
+    expect(types('/v1/satellites/{id}/tles')).toEqual(['application/json', 'text/plain'])
+    for (const path of ['/iss-now.json', '/iss-pass.json', '/astros.json']) expect(types(path)).toEqual(['application/javascript', 'application/json'])
+    // As served: each of those media types (without parameters) is one declared for its route.
+    for (const [operation, request] of [
+      ['/api/v1/satellites/{noradId}/passes', '/api/v1/satellites/25544/passes?latitude=48.85&longitude=2.35&format=ics'],
+      ['/api/v1/passes', '/api/v1/passes?latitude=48.85&longitude=2.35&group=stations&format=ics'],
+      ['/v1/satellites/{id}/tles', '/v1/satellites/25544/tles?format=text'],
+      ['/iss-now.json', '/iss-now.json?callback=cb'],
+    ] as const) {
+      const answer = await app.handle(new Request(`http://localhost${request}`))
+      expect({ request, status: answer.status }).toEqual({ request, status: 200 })
+      expect(types(operation)).toContain(answer.headers.get('content-type')!.split(';')[0]!)
+    }
+  })
+
   test('has a servers entry relative to where it is served, so its snippets name this service', () => {
     expect(spec.servers).toEqual([{ url: '/', description: expect.stringContaining(EXAMPLES_INSTANT) }])
   })

@@ -16,6 +16,9 @@ import { findSatellite, type ModuleContext, requirePosition, responseSchemas } f
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { compatNumber, ELEMENT_AGE_HEADERS_DOC, inFamilyShape, PASS_HEADERS_DOC, noPositionError, searchPasses, setElementAge, setNoPosition, unixSecondsFloor } from './shared.ts'
 
+/** The OpenAPI declaration of the JSONP answer beside JSON (a route's `x-response-content`). */
+const JSONP_CONTENT_DOC = { 'application/javascript': { schema: { type: 'string', description: 'with callback: /**/callback({...});' } } } as const
+
 /** Overhead, for Open Notify, is 10° above the horizon. */
 export const ISS_PASS_HORIZON_DEG = 10
 /** Passes this long or shorter are not listed (the original's `duration > 60`). */
@@ -254,6 +257,7 @@ export function openNotifyModule(context: ModuleContext) {
             'The sub-satellite point of the ISS at the current second, its coordinates as strings with 4 decimals, as Open Notify sends them. 422 `{"message": "failure", "reason"}` when it has no valid position now (element age, decay).',
           'x-parameters': [callbackParam],
           'x-response-headers': ELEMENT_AGE_HEADERS_DOC,
+          'x-response-content': JSONP_CONTENT_DOC,
           // Only the first path is documented (no `hide: false` either: OpenAPI 3.1 allows no unknown keys).
           ...(path === ISS_NOW_PATHS[0] ? {} : { hide: true }),
         },
@@ -272,6 +276,7 @@ export function openNotifyModule(context: ModuleContext) {
           description:
             'The next `n` passes of the ISS above 10° (no refraction) from the current second, the original rules: a pass in progress now counts as one of the n but is not listed (pyiss and Home Assistant read one result out of n=2 as "the ISS is above"), nor is one of 60 s or less; `risetime` is when it climbs through 10°, `duration` the whole seconds above it. Fewer when the elements give no positions further on (element age, decay). 400 with the original messages for a bad `lat`, `lon`, `alt` or `n`.',
           'x-response-headers': PASS_HEADERS_DOC,
+          'x-response-content': JSONP_CONTENT_DOC,
           'x-parameters': [
             { name: 'lat', in: 'query', required: true, schema: { type: 'number', minimum: -90, maximum: 90 }, description: 'Latitude, degrees' },
             { name: 'lon', in: 'query', required: true, schema: { type: 'number', minimum: -180, maximum: 180 }, description: 'Longitude, degrees' },
@@ -296,6 +301,7 @@ export function openNotifyModule(context: ModuleContext) {
           summary: 'Open Notify: people in space (unknown here)',
           description: `Answered so that clients reading it with the ISS position (pyiss, Home Assistant's ISS integration) keep working: ${ASTROS_REASON}.`,
           'x-parameters': [callbackParam],
+          'x-response-content': JSONP_CONTENT_DOC,
           // Only the first path is documented (no `hide: false` either: OpenAPI 3.1 allows no unknown keys).
           ...(path === ASTROS_PATHS[0] ? {} : { hide: true }),
         },

@@ -254,6 +254,7 @@ export function whereTheIssModule(context: ModuleContext) {
           summary: "wheretheiss.at: a satellite's TLE",
           description: `The element set as published; \`id\` is a string, as wheretheiss.at sends it; \`format=text\` gives the three lines as text/plain. ${DESCRIPTION_NOTE}`,
           'x-parameters': [idParam, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'text'], default: 'json' }, description: 'json or text' }],
+          'x-response-content': { 'text/plain': { schema: { type: 'string', description: 'format=text: the name and the two lines, one a line' } } },
           responses: { 200: { description: 'The TLE', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } } },
         },
       },

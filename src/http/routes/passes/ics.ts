@@ -49,6 +49,8 @@ export interface CalendarRequest {
 }
 
 export const ICS_CONTENT_TYPE = 'text/calendar; charset=utf-8'
+/** The OpenAPI declaration of the calendar answer beside JSON (a route's `x-response-content`). */
+export const ICS_CONTENT_DOC = { 'text/calendar': { schema: { type: 'string', description: 'format=ics: an iCalendar file (RFC 5545), one VEVENT per pass' } } } as const
 
 /** What a stretch without positions means for the events, for a calendar's description (both pass routes). */
 export const WITHOUT_POSITION = 'no pass is looked for there, and a pass reaching such a stretch ends (or begins) at it'

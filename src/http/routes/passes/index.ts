@@ -7,7 +7,7 @@ import { routeParams } from '../../plugins/params.ts'
 import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { VERSION } from '../../../io/version.ts'
-import { calendarResponse, passesCalendar, WITHOUT_POSITION } from './ics.ts'
+import { calendarResponse, ICS_CONTENT_DOC, passesCalendar, WITHOUT_POSITION } from './ics.ts'
 import { noPositionJson, PassesResponseSchema, passJson } from './model.ts'
 
 const MS_PER_DAY = 86_400_000
@@ -124,7 +124,7 @@ export function passesModule(context: ModuleContext) {
     {
       ...passesRoute.hooks,
       response: responseSchemas(context, { 200: PassesResponseSchema, 400: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema, 503: ErrorSchema }),
-      detail: { tags: ['satellites'], summary: 'Passes of a satellite over an observer', description: DESCRIPTION },
+      detail: { tags: ['satellites'], summary: 'Passes of a satellite over an observer', description: DESCRIPTION, 'x-response-content': ICS_CONTENT_DOC },
     },
   )
 }

@@ -7,7 +7,7 @@ import { VERSION } from '../../../io/version.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
-import { calendarResponse, passesCalendar, WITHOUT_POSITION } from '../passes/ics.ts'
+import { calendarResponse, ICS_CONTENT_DOC, passesCalendar, WITHOUT_POSITION } from '../passes/ics.ts'
 import { noPositionJson } from '../passes/model.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
 import { SkyPassesResponseSchema, skyPassJson } from './model.ts'
@@ -227,7 +227,7 @@ export function skyPassesModule(context: ModuleContext) {
     {
       ...route.hooks,
       response: responseSchemas(context, { 200: SkyPassesResponseSchema, 400: ErrorSchema, 503: ErrorSchema }),
-      detail: { tags: ['satellites'], summary: 'Passes of the whole catalogue over an observer (what can I see tonight)', description: DESCRIPTION },
+      detail: { tags: ['satellites'], summary: 'Passes of the whole catalogue over an observer (what can I see tonight)', description: DESCRIPTION, 'x-response-content': ICS_CONTENT_DOC },
     },
   )
 }
