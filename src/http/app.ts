@@ -20,7 +20,7 @@ import { type StreamOptions, streamModule } from './routes/stream/index.ts'
 import { tracksModule } from './routes/tracks/index.ts'
 import { webModule } from './routes/web/index.ts'
 import { docs } from './plugins/docs.ts'
-import { hostProblem, isAbsoluteUrl, requestPath, shown } from './plugins/edge.ts'
+import { EXPOSED_HEADERS, hostProblem, isAbsoluteUrl, requestPath, shown } from './plugins/edge.ts'
 import { ApiError, errors } from './plugins/errors.ts'
 import { limits, type RateBudget } from './plugins/limits.ts'
 import { type EarlyAnswers, HttpMetrics, observe } from './plugins/observe.ts'
@@ -136,6 +136,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
       // Defaults every answer carries (a Response with its own content-type keeps it).
       set.headers.date = new Date(now()).toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
+      set.headers['access-control-expose-headers'] = EXPOSED_HEADERS.join(', ')
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
       set.headers['content-type'] = 'application/json; charset=utf-8'
       // Stopping: the client is told the connection ends with this answer (Bun then closes it).

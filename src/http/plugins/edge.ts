@@ -20,6 +20,9 @@
  */
 
 /** The methods RFC 9110 defines, plus PATCH (RFC 5789): a server recognises them (405/404); others are 501. */
+/** Headers of every answer a script on another origin may read besides the CORS-safelisted ones: for conditional requests and backing off. */
+export const EXPOSED_HEADERS = ['ETag', 'Retry-After'] as const
+
 export const STANDARD_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
 
 /** Whether `url` is absolute (`http://…` or `https://…`), as Bun makes it from a valid Host. */

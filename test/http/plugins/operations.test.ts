@@ -71,6 +71,8 @@ describe('limits', () => {
     expect(expectErrorBody(refused, 429)).toContain('at most 3 requests per minute per client')
     expect(refused.headers.get('retry-after')).toBe('20')
     expect(refused.headers.get('access-control-allow-origin')).toBe('*')
+    // A script on another origin may read Retry-After (and, on answers, ETag): not CORS-safelisted, so exposed.
+    expect(refused.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After')
     // Every path counts against the same budget, unknown ones included.
     expect((await request(app, '/nope', from('192.0.2.1'))).status).toBe(429)
     // Another client has its own budget.

@@ -269,7 +269,7 @@ describe("the element sets' age in headers (the families' bodies have no field f
       expect(r.status, path).toBe(200)
       expect(r.headers.get('sattrack-element-epoch'), path).toBe(epochOf(25544))
       expect(Number(r.headers.get('sattrack-element-age-days')), path).toBe(ageAt(25544, instantMs))
-      expect(r.headers.get('access-control-expose-headers'), path).toBe('sattrack-element-epoch, sattrack-element-age-days')
+      expect(r.headers.get('access-control-expose-headers'), path).toBe('ETag, Retry-After, sattrack-element-epoch, sattrack-element-age-days')
       // Positions throughout: nothing said of stretches without them.
       expect(r.headers.get('sattrack-no-position'), path).toBeNull()
     }
@@ -295,7 +295,7 @@ describe("the element sets' age in headers (the families' bodies have no field f
       expect(r.status, path).toBe(200)
       expect(r.headers.get('sattrack-no-position'), path).toBe(`${edge.from}/${iso(endMs)}`)
       expect(r.headers.get('sattrack-no-position-reason'), path).toBe(edge.reason)
-      expect(r.headers.get('access-control-expose-headers'), path).toBe('sattrack-element-epoch, sattrack-element-age-days, sattrack-no-position, sattrack-no-position-reason')
+      expect(r.headers.get('access-control-expose-headers'), path).toBe('ETag, Retry-After, sattrack-element-epoch, sattrack-element-age-days, sattrack-no-position, sattrack-no-position-reason')
     }
     // Fewer than asked for, and the headers say why.
     expect((await request(late, '/iss-pass.json?lat=48.85&lon=2.35&n=100')).body.response.length).toBeLessThan(10)

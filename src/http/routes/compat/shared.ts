@@ -6,7 +6,7 @@ import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
 import { Busy } from '../../../io/heavy-work.ts'
-import { readableSegment, shown } from '../../plugins/edge.ts'
+import { EXPOSED_HEADERS, readableSegment, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import type { ModuleContext } from '../common.ts'
@@ -92,7 +92,7 @@ export const PASS_HEADERS_DOC = {
 /** Lets browser scripts read the sattrack headers the answer carries. */
 function exposeHeaders(set: AnswerSet): void {
   const ours = [ELEMENT_EPOCH_HEADER, ELEMENT_AGE_HEADER, NO_POSITION_HEADER, NO_POSITION_REASON_HEADER].filter((name) => set.headers[name] !== undefined)
-  set.headers['access-control-expose-headers'] = ours.join(', ')
+  set.headers['access-control-expose-headers'] = [...EXPOSED_HEADERS, ...ours].join(', ')
 }
 
 /**
