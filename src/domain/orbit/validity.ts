@@ -393,9 +393,9 @@ export class Validity {
    * in slices: each step takes one satellite's search at most a year further
    * (a month for deep-space records)
    * (memoised, so the counts then cost what they cost near the epochs), or
-   * undefined when there is none to run. Decades from the epochs the searches
-   * of the whole catalogue take seconds (2099: ~4 s), which a request must not
-   * hold the event loop for.
+   * undefined when there is none to run. With no age limit, decades from the
+   * epochs the searches of the whole catalogue take seconds (2099: ~4 s), which
+   * a request must not hold the event loop for; with one, they end at its end.
    */
   prepareDecays(instantMs: number, satrecAt: (i: number) => SatRec): Generator<void, void> | undefined {
     if (this.refusals !== undefined && instantMs <= this.refusals.horizonMs) return undefined

@@ -101,7 +101,7 @@ export function nearbyModule(context: ModuleContext, { warm = false, engine = ne
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
       // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s),
-      // and the decay searches the left-out counts need (~4 s at 2099): as heavy work, in slices, so that other
+      // and (with no age limit) the decay searches the left-out counts need (~4 s at 2099): as heavy work, in slices, so that other
       // requests are served meanwhile. Otherwise no promise: the answer at once.
       const ms = instant.getTime()
       const preparing =
