@@ -109,7 +109,8 @@ export function freshness(catalog: Catalog, nowMs: number, { countDecay = true, 
         : limitMs === null
           ? 'with no age limit (--max-element-age off) they are given all the same'
           : `more are refused as they age (${refused} of ${catalog.size} now)`
-  const staleAdvice = stale
+  // A clock before the data: setting it is the advice (the data is not old; "now" is wrong).
+  const staleAdvice = stale && !clockBehind
     ? `SGP4 errors grow by kilometres a day: positions from old elements drift far from the truth, and ${consequence}. ` +
       // Obtained recently, its elements old: the source is what is behind.
       (ageMs <= STALE_DATA_MS && elementsOld ? 'It was obtained recently but its source is behind: load data from one that is up to date: ' : 'Load newer data: ') +

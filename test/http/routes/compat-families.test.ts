@@ -297,8 +297,11 @@ describe("the element sets' age in headers (the families' bodies have no field f
       expect(r.headers.get('sattrack-no-position-reason'), path).toBe(edge.reason)
       expect(r.headers.get('access-control-expose-headers'), path).toBe('ETag, Retry-After, sattrack-element-epoch, sattrack-element-age-days, sattrack-no-position, sattrack-no-position-reason')
     }
-    // Fewer than asked for, and the headers say why.
+    // Fewer than asked for, and the headers say why; as many as asked for: the list is whole, nothing said.
     expect((await request(late, '/iss-pass.json?lat=48.85&lon=2.35&n=100')).body.response.length).toBeLessThan(10)
+    const whole = await request(late, '/iss-pass.json?lat=48.85&lon=2.35&n=1')
+    expect(whole.body.request.passes).toBe(1)
+    expect(whole.headers.get('sattrack-no-position')).toBeNull()
   })
 
   test("N2YO's above: the oldest element set of the satellites it lists", async () => {

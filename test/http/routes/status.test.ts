@@ -87,6 +87,8 @@ describe('GET /api/v1/service/status', () => {
       const day = new Date(clockMs).toISOString().slice(0, 10)
       expect(freshness.summary).toStartWith(`Data of ${day}, 0 days old (this machine's clock is before its elements: median epoch 2026-06-10; the clock is probably wrong): `)
       expect(freshness.advice).toStartWith("Set this machine's clock (NTP, timedatectl)")
+      // Not also told to load newer data: the data is not old, "now" is wrong.
+      expect(freshness.advice).not.toContain('Load newer data')
     }
     // A clock less than a day behind is a clock: nothing said.
     const near = catalogOf({ stations: records }, { source: 'embedded', obtainedAtMs: NOW - DAY / 2 }, NOW - DAY / 2)

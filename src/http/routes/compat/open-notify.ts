@@ -167,7 +167,8 @@ async function issPass(context: ModuleContext, catalog: Catalog, url: string, no
  * or none come within SEARCH_DAYS. A pass cut by a window's end is looked for
  * again from the start of the next window, which begins before it. With the
  * stretches of the time looked through that had no positions (where positions
- * run out, to SEARCH_DAYS: nothing later is looked for).
+ * run out, to SEARCH_DAYS: nothing later is looked for) when they made the
+ * list short of n.
  */
 async function nextPasses(
   context: ModuleContext,
@@ -216,7 +217,8 @@ async function nextPasses(
     }
     from = next
   }
-  return { passes: found, noPosition }
+  // n passes found: the list is whole, whatever the time looked through held beyond them.
+  return { passes: found, noPosition: found.length < n ? noPosition : [] }
 }
 
 export function openNotifyModule(context: ModuleContext) {

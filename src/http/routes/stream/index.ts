@@ -207,15 +207,20 @@ export function streamModule({ store, clock }: ModuleContext, options: StreamOpt
             'A `text/event-stream` of `position` events, one a second: `data` is the geoposition answer at that second ' +
             '(`noradId, name, latitude, longitude, epoch, datetime, altitude, elementAgeDays`) plus `velocityKmHs` (km/h) and, with an observer (`latitude`, `longitude`, ' +
             'optional `altitude` in metres), `azimuth`, `elevation` (degrees), `range` (km) and `rangeRate` (km/s, positive while receding; with `frequency` in MHz also `dopplerShiftHz`). A second without a valid position sends a `no-position` event ' +
-            '`{noradId, datetime, message}` instead. Unknown satellite: 404; no valid position when the stream would open: 422. ' +
+            '`{noradId, datetime, kind, message}` instead (`kind` as in a batch\'s noPositionReasons, or `missing` once the satellite has left the catalogue). ' +
+            'Unknown satellite: 404; no valid position when the stream would open: 422. ' +
             eventsDoc(heartbeatMs, streams.max, streams.maxPerClient),
-          responses: streamResponses('event: position\ndata: {"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1,"azimuth":231.5,"elevation":-41.2,"range":9120.4,"rangeRate":-3.912}\n\n'),
+          responses: streamResponses(
+            'event: position\ndata: {"noradId":25544,"name":"ISS (ZARYA)","latitude":-12.3,"longitude":101.2,"epoch":"2026-05-30T12:25:10.469Z","datetime":"2026-05-31T06:00:00.000Z","altitude":417.2,"velocityKmHs":27576.1,"azimuth":231.5,"elevation":-41.2,"range":9120.4,"rangeRate":-3.912}\n\n',
+            true,
+          ),
         },
       },
     )
 }
 
-function streamResponses(example: string) {
+/** The answers of a stream route (`one`: the one-satellite route, the only one refused with a 422). */
+function streamResponses(example: string, one = false) {
   const schema = {
     type: 'object' as const,
     required: ['message', 'statusCode'],
@@ -229,7 +234,7 @@ function streamResponses(example: string) {
     },
     400: error('A parameter breaks its rule'),
     404: error('Not in the catalogue'),
-    422: error('No valid position (one satellite)'),
+    ...(one ? { 422: error('No valid position when the stream would open') } : {}),
     429: error('This client (address) holds its share of the streams already (a quarter of the cap by default); Retry-After says when to try again'),
     503: error('Too many streams open; Retry-After says when to try again'),
   }
