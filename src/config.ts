@@ -436,5 +436,9 @@ export function parseConfig(argv: readonly string[], env: Record<string, string 
       message: `--refresh-interval must be at least 2h when refreshing from ${new URL(config.refreshUrl).hostname} (CelesTrak's usage policy); got ${config.refreshIntervalMs / 1000}s`,
     }
   }
+  if (config.maxStreamsPerClient !== null && config.maxStreamsPerClient > config.maxStreams) {
+    // A client's share above the whole cap would never be reached: most likely the two were swapped.
+    return { kind: 'error', message: `--max-streams-per-client must be at most --max-streams (${config.maxStreams}); got ${config.maxStreamsPerClient}` }
+  }
   return { kind: 'run', config }
 }

@@ -280,6 +280,10 @@ describe('stream options', () => {
     expect(run([], { SATTRACK_MAX_STREAMS: '40', SATTRACK_MAX_STREAMS_PER_CLIENT: '5' })).toMatchObject({ maxStreams: 40, maxStreamsPerClient: 5 })
     expect(error(['--max-streams', '0'])).toBe('--max-streams: must be an integer between 1 and 100000 (got "0")')
     expect(error(['--max-streams-per-client', 'x'])).toBe('--max-streams-per-client: must be an integer between 1 and 100000 (got "x")')
+    // A share above the whole cap (the two swapped, most likely): refused; equal to it is one client holding them all.
+    expect(error(['--max-streams-per-client', '200'])).toBe('--max-streams-per-client must be at most --max-streams (100); got 200')
+    expect(error([], { SATTRACK_MAX_STREAMS: '4', SATTRACK_MAX_STREAMS_PER_CLIENT: '5' })).toBe('--max-streams-per-client must be at most --max-streams (4); got 5')
+    expect(run(['--max-streams', '4', '--max-streams-per-client', '4'])).toMatchObject({ maxStreams: 4, maxStreamsPerClient: 4 })
     expect(helpText()).toContain('--max-streams-per-client N')
   })
 })
