@@ -19,10 +19,10 @@
  * is a 501 on an unknown path and a 405 on a known one.
  */
 
-/** The methods RFC 9110 defines, plus PATCH (RFC 5789): a server recognises them (405/404); others are 501. */
 /** Headers of every answer a script on another origin may read besides the CORS-safelisted ones: for conditional requests and backing off. */
 export const EXPOSED_HEADERS = ['ETag', 'Retry-After'] as const
 
+/** The methods RFC 9110 defines, plus PATCH (RFC 5789): a server recognises them (405/404); others are 501. */
 export const STANDARD_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'])
 
 /** Whether `url` is absolute (`http://…` or `https://…`), as Bun makes it from a valid Host. */

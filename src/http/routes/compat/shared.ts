@@ -39,7 +39,6 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
   return value
 }
 
-/** A NORAD catalog number: digits only, 1..999999999. */
 /**
  * A path parameter of a compatible route as the router decoded it; a 400 naming it and its
  * rule when the client's segment is not valid percent-encoding (see `readableSegment`).
@@ -53,6 +52,7 @@ export function pathParam(request: Request, name: string, value: string | null |
 /** The rule of a NORAD catalog number, as the families' messages say it. */
 export const CATALOG_NUMBER_RULE = 'a NORAD catalog number: an integer between 1 and 999999999'
 
+/** A NORAD catalog number: digits only (leading zeros allowed), 1..999999999; else a 400 naming `name`. */
 export function catalogNumber(name: string, raw: string): number {
   // Leading zeros are read as the native routes read them (`0000025544` is 25544).
   if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 999_999_999) throw new ApiError(400, `${name} must be ${CATALOG_NUMBER_RULE} (got "${shown(raw)}")`)

@@ -75,8 +75,7 @@ function query(url: string): URLSearchParams {
   return new URLSearchParams(q < 0 ? '' : url.slice(q + 1))
 }
 
-/** The one value of a query parameter, or undefined; a repeated one is a 400. */
-/** A query parameter given at most once; an empty value (`?format=`) is the parameter left out. */
+/** The one value of a query parameter, or undefined (an empty value, `?format=`, is the parameter left out); a repeated one is a 400. */
 function single(search: URLSearchParams, name: string): string | undefined {
   const given = search.getAll(name)
   if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
@@ -255,7 +254,6 @@ export function whereTheIssModule(context: ModuleContext) {
           description: `The element set as published; \`id\` is a string, as wheretheiss.at sends it; \`format=text\` gives the three lines as text/plain. ${DESCRIPTION_NOTE}`,
           'x-parameters': [idParam, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'text'], default: 'json' }, description: 'json or text' }],
           'x-response-content': { 'text/plain': { schema: { type: 'string', description: 'format=text: the name and the two lines, one a line' } } },
-          responses: { 200: { description: 'The TLE', content: { 'application/json': { schema: { type: 'object' } }, 'text/plain': { schema: { type: 'string' } } } } },
         },
       },
     )

@@ -4,7 +4,7 @@ import { t } from 'elysia'
 import type { Satellite } from '../../../domain/catalog/catalog.ts'
 import type { SatelliteState } from '../../../domain/orbit/position.ts'
 import type { LookAngles } from '../../../domain/orbit/sky.ts'
-import { isoInstant, SatellitePositionSchema, satellitePositionJson, NoPositionReasonSchema } from '../satellites/model.ts'
+import { isoInstant, NoPositionReasonSchema, REFUSAL_KINDS_MEANING, RefusalKindSchema, SatellitePositionSchema, satellitePositionJson } from '../satellites/model.ts'
 
 
 /** `data` of a `position` event (and of each entry of a `positions` event). */
@@ -24,9 +24,8 @@ export const StreamPositionSchema = t.Composite([
 export const StreamNoPositionSchema = t.Object({
   noradId: Type.Integer(),
   datetime: isoInstant('The instant'),
-  kind: t.Union([t.Literal('element-age'), t.Literal('decayed'), t.Literal('sgp4'), t.Literal('implausible'), t.Literal('missing')], {
-    description:
-      "As a batch's noPositionReasons, so a client can tell a stop for good (decayed; element-age after the epoch; missing: no longer in the catalogue) from a gap: element-age: beyond the age limit; decayed: at or after the decay instant; sgp4: SGP4 gives no state; implausible: a height outside the plausible range",
+  kind: t.Union([...RefusalKindSchema.anyOf, t.Literal('missing')], {
+    description: `As a batch's noPositionReasons, so a client can tell a stop for good (decayed; element-age after the epoch; missing: no longer in the catalogue) from a gap: ${REFUSAL_KINDS_MEANING}`,
   }),
   message: t.String({ description: 'Why there is no position' }),
 })
