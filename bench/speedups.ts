@@ -23,6 +23,8 @@ import { isSunlit, lookAngles, sunPositionAu } from '../src/domain/orbit/sky.ts'
 import { sunlightTest } from '../src/domain/orbit/sunlight-test.ts'
 import { DEFAULT_VALIDITY_POLICY, Validity } from '../src/domain/orbit/validity.ts'
 import { loadEmbeddedSnapshot } from '../src/io/embedded.ts'
+import { NearbyAnswerWriter } from '../src/http/routes/nearby/answer-writer.ts'
+import { nearbyAnswerObject, nearbyFound, type NearbyParams } from '../src/http/routes/nearby/index.ts'
 
 export interface SpeedupRow {
   name: string
@@ -120,6 +122,13 @@ export async function speedups(): Promise<SpeedupRow[]> {
   const sort = timeUs(() => [...entries].sort(comesBefore), 300)
   const sortFast = timeUs(() => byElevation(entries), 300)
   rows.push({ name: `ordering an answer (${listed} entries)`, file: 'nearby/by-elevation.ts', referenceUs: sort, fastUs: sortFast, savedPerRequestUs: sort - sortFast })
+  // The answer's JSON: an object per entry and JSON.stringify, or written by NearbyAnswerWriter (its rows made on the warm-up round).
+  const params = { latitude: PARIS.latitudeDeg, longitude: PARIS.longitudeDeg, altitude: PARIS.altitudeM, mode: 'basic', 'azimuth-range-from': 0, 'azimuth-range-to': 360, 'elevation-threshold': 10, 'visible-only': false, 'magnitude-limit': 4.5 } as NearbyParams
+  const found = nearbyFound(() => answer, catalog, params, instant)
+  const writer = new NearbyAnswerWriter()
+  const json = timeUs(() => JSON.stringify(nearbyAnswerObject(found)), 300)
+  const jsonFast = timeUs(() => writer.text(found), 300)
+  rows.push({ name: `writing an answer's JSON (${listed} entries)`, file: 'http/routes/nearby/answer-writer.ts', referenceUs: json, fastUs: jsonFast, savedPerRequestUs: json - jsonFast })
 
   // 3. Caches across requests: one satellite asked at the same instant again; a geostationary satellite six months out.
   const iss = catalog.get(25544)!

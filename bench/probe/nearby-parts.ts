@@ -11,7 +11,8 @@ import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
 import { NearbyEngine } from '../../src/domain/nearby/engine.ts'
 import type { NearbyQuery, NearbyResult } from '../../src/domain/nearby/selection.ts'
 import { NO_AGE_LIMIT } from '../../src/domain/orbit/validity.ts'
-import { type NearbyParams, nearbyAnswer } from '../../src/http/routes/nearby/index.ts'
+import { type NearbyParams, nearbyAnswerObject, nearbyFound } from '../../src/http/routes/nearby/index.ts'
+import { NearbyAnswerWriter } from '../../src/http/routes/nearby/answer-writer.ts'
 import { loadEmbeddedSnapshot } from '../../src/io/embedded.ts'
 
 const kind = process.argv[2] ?? 'now'
@@ -63,8 +64,10 @@ async function best(name: string, fn: (c: (typeof cases)[0], k: number) => unkno
 
 console.log(`${kind}: ${(results.reduce((s, r) => s + r.entries.length, 0) / N).toFixed(0)} satellites per answer`)
 await best('search (engine.find)', (c) => engine.find(catalog, query(c)))
-await best('answer object (search done)', (c, k) => nearbyAnswer(() => results[k]!, catalog, c.params, c.instant))
-await best('answer object + JSON.stringify', (c, k) => JSON.stringify(nearbyAnswer(() => results[k]!, catalog, c.params, c.instant)))
+await best('answer object (search done)', (c, k) => nearbyAnswerObject(nearbyFound(() => results[k]!, catalog, c.params, c.instant)))
+await best('answer object + JSON.stringify', (c, k) => JSON.stringify(nearbyAnswerObject(nearbyFound(() => results[k]!, catalog, c.params, c.instant))))
+const writer = new NearbyAnswerWriter()
+await best('answer text (NearbyAnswerWriter)', (c, k) => writer.text(nearbyFound(() => results[k]!, catalog, c.params, c.instant)))
 // One-offs: each call a 10 s interval no call asked for before (a second ask of an interval makes its tables, as the engine should).
 let calls = 0
 const fresh = (c: (typeof cases)[0]) =>

@@ -30,6 +30,8 @@ export interface NearbyQuery {
 /** One satellite of an answer, flat (one object per row: answers run to hundreds of rows). */
 export interface NearbyEntry {
   satellite: Satellite
+  /** The satellite's index in the catalogue. */
+  index: number
   /** With `geoposition` in the query. */
   latitudeDeg?: number
   longitudeDeg?: number
@@ -128,6 +130,7 @@ export class NearbySelection {
     if (query.visibleOnly && !visible) return null
     return {
       satellite: this.catalog.satellites[index]!,
+      index,
       latitudeDeg: fix.latitudeDeg,
       longitudeDeg: fix.longitudeDeg,
       altitudeKm: fix.altitudeKm,

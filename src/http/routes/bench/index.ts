@@ -11,11 +11,13 @@ import { findNearby } from '../../../domain/nearby/reference.ts'
 import type { NearbyQuery } from '../../../domain/nearby/selection.ts'
 import { routeParams } from '../../plugins/params.ts'
 import { instantOf, type ModuleContext } from '../common.ts'
-import { nearbyAnswer, nearbyParams } from '../nearby/index.ts'
+import { nearbyFound, nearbyParams, nearbyResponse } from '../nearby/index.ts'
+import { NearbyAnswerWriter } from '../nearby/answer-writer.ts'
 
 const plainRoute = routeParams({ query: nearbyParams })
 
-export function benchModule({ store, clock }: ModuleContext) {
+export function benchModule(context: ModuleContext) {
+  const { store, clock } = context
   /**
    * SGP4 records as satellite.js makes them, per catalogue: without the
    * catalogue's own economies (compact near-earth records, the resonance
@@ -33,13 +35,16 @@ export function benchModule({ store, clock }: ModuleContext) {
   /** The plain loop: SGP4 for every satellite of the catalogue on every request. */
   const plainLoop = (catalog: Catalog, query: NearbyQuery) => findNearby(catalog, query, plainSatrecAt(catalog))
 
+  const writer = new NearbyAnswerWriter()
+
   return new Elysia({ name: 'bench', prefix: '/bench' })
     .get('/hello', () => 'hello', { response: t.String(), detail: { hide: true } })
     .get(
       '/plain-nearby',
       (ctx) => {
         const { query } = plainRoute.read(ctx.query)
-        return nearbyAnswer(plainLoop, store.current, query, instantOf(query.time, clock))
+        // Written as /nearby writes its answer: the two differ in the search only.
+        return nearbyResponse(context, writer, nearbyFound(plainLoop, store.current, query, instantOf(query.time, clock))) as never
       },
       { ...plainRoute.hooks, detail: { hide: true } },
     )

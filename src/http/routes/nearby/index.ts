@@ -8,7 +8,8 @@ import { prepareResonance } from '../../../domain/orbit/resonance.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
 import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, timeParam, responseSchemas } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
-import { NearbyResponseSchema, nearbyEntryJson } from './model.ts'
+import { type NearbyFound, type NearbyResponse, NearbyResponseSchema, nearbyEntryJson } from './model.ts'
+import { NearbyAnswerWriter } from './answer-writer.ts'
 
 export const nearbyParams = {
   ...observerParams,
@@ -32,13 +33,13 @@ const nearbyRoute = routeParams({ query: nearbyParams })
 
 export type NearbyParams = Values<typeof nearbyParams>
 
-/** The /nearby answer for parsed parameters, with `find` doing the search (the engine, or the plain loop). */
-export function nearbyAnswer(
+/** The search behind a /nearby answer for parsed parameters, with `find` doing it (the engine, or the plain loop). */
+export function nearbyFound(
   find: (catalog: Catalog, query: NearbyQuery) => NearbyResult,
   catalog: Catalog,
   query: NearbyParams,
   instant: Date,
-) {
+): NearbyFound {
   const { sky, entries } = find(catalog, {
     observer: { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude },
     instant,
@@ -54,7 +55,7 @@ export function nearbyAnswer(
   const leftOut = catalog.validity.countRefusals(ms, (i) => catalog.satrecAt(i))
   const maxAgeMs = catalog.validity.policy.maxElementAgeMs
   const notice = leftOutNotice(catalog, leftOut, ms)
-  return {
+  const head = {
     metadata: {
       total: entries.length,
       mode: extended ? ('extended' as const) : ('basic' as const),
@@ -65,8 +66,22 @@ export function nearbyAnswer(
       ...(notice === null ? {} : { notice }),
     },
     observer: { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude, datetime: instant.toISOString() },
-    satellites: entries.map((e) => nearbyEntryJson(e, sky.observerDaytime, extended, ms, query.frequency)),
   }
+  return { head, catalog, entries, observerDaytime: sky.observerDaytime, extended, instantMs: ms, frequencyMHz: query.frequency }
+}
+
+/** The answer as an object of the schema's shape: what the response checks read, and the reference whose JSON NearbyAnswerWriter writes. */
+export function nearbyAnswerObject({ head, entries, observerDaytime, extended, instantMs, frequencyMHz }: NearbyFound): NearbyResponse {
+  return { ...head, satellites: entries.map((e) => nearbyEntryJson(e, observerDaytime, extended, instantMs, frequencyMHz)) }
+}
+
+/**
+ * The answer as it goes out: its JSON text, written by `writer`; or, where
+ * responses are checked against their schema (the tests), the object, which
+ * Elysia checks and serialises to the same text.
+ */
+export function nearbyResponse({ checkResponses = true }: Pick<ModuleContext, 'checkResponses'>, writer: NearbyAnswerWriter, found: NearbyFound): NearbyResponse | string {
+  return checkResponses ? nearbyAnswerObject(found) : writer.text(found)
 }
 
 /** Sliced work run one part after the other (absent parts left out); undefined when there is none. */
@@ -91,13 +106,14 @@ export function nearbyModule(context: ModuleContext, { warm = false, engine = ne
     const grid = NearbyEngine.gridBefore(clock())
     for (const gridMs of [grid, grid + TABLE_STEP_MS, grid + 2 * TABLE_STEP_MS]) engine.prefetch(store.current, gridMs)
   }
+  const writer = new NearbyAnswerWriter()
   return new Elysia({ name: 'nearby', prefix: '/api/v1/satellites' }).get(
     '/nearby',
     (ctx) => {
       const { query } = nearbyRoute.read(ctx.query)
       const instant = instantOf(query.time, clock)
       const catalog = store.current
-      const answer = () => nearbyAnswer((c, q) => engine.find(c, q), catalog, query, instant)
+      const answer = () => nearbyResponse(context, writer, nearbyFound((c, q) => engine.find(c, q), catalog, query, instant))
       // Requests for "now" keep coming: have the next grid table ready before it is needed.
       if (query.time === undefined) engine.prefetch(catalog, NearbyEngine.gridBefore(instant.getTime()) + 2 * TABLE_STEP_MS)
       // Decades from the epochs, the resonance integrator first runs that far for every resonant record (~2 s),
@@ -111,7 +127,8 @@ export function nearbyModule(context: ModuleContext, { warm = false, engine = ne
       const answered: Promise<ReturnType<typeof answer>> | ReturnType<typeof answer> = preparing
         ? context.heavy.run(preparing, ctx.request.signal).then(answer)
         : answer()
-      return answered
+      // The schema's answer, or its JSON text (nearbyResponse).
+      return answered as never
     },
     {
       ...nearbyRoute.hooks,

@@ -1,6 +1,7 @@
 /** Schemas and JSON shapes of /nearby. */
 import { type Static, Type } from '@sinclair/typebox'
 import { t } from 'elysia'
+import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import type { NearbyEntry } from '../../../domain/nearby/selection.ts'
 import { ELEMENT_AGE_DESCRIPTION, elementAgeDaysAt, OrbitalParamsSchema } from '../satellites/model.ts'
 import { radioSchemaFields } from '../common.ts'
@@ -119,6 +120,20 @@ export function nearbyEntryJson(entry: NearbyEntry, observerDaytime: boolean, ex
     json.orbitalParams = satellite.orbitalParams
   }
   return json as NearbyEntryJson
+}
+
+/** A /nearby answer as an object. */
+export type NearbyResponse = Static<typeof NearbyResponseSchema>
+
+/** What a /nearby answer says, before it is written: its metadata and observer, and the satellites found (in `catalog`) with what their entries need. */
+export interface NearbyFound {
+  head: Omit<NearbyResponse, 'satellites'>
+  catalog: Catalog
+  entries: NearbyEntry[]
+  observerDaytime: boolean
+  extended: boolean
+  instantMs: number
+  frequencyMHz?: number
 }
 
 /** An entry as nearbyEntryJson makes it (the schema's fields; the extended ones with mode=extended, dopplerShiftHz with a frequency). */

@@ -25,14 +25,23 @@ export const NEARBY_DECIMALS = {
 
 const TEN_TO = [1, 10, 100, 1e3, 1e4, 1e5, 1e6] as const
 
+/** `x` times 10^decimals, rounded half up to a whole number: the digits of the number the answer shows (`rounded` is this over 10^decimals). */
+export function scaled(x: number, decimals: number): number {
+  return Math.round(x * TEN_TO[decimals]!)
+}
+
 /** `x` rounded to `decimals` decimals, half up: the number the answer shows. */
 export function rounded(x: number, decimals: number): number {
-  const scale = TEN_TO[decimals]!
-  return Math.round(x * scale) / scale
+  return scaled(x, decimals) / TEN_TO[decimals]!
+}
+
+/** An azimuth (degrees, [0, 360)) times 10^6 as the answer shows it: one that rounds to 360 is north, 0. */
+export function scaledAzimuth(azimuthDeg: number): number {
+  const shown = scaled(azimuthDeg, NEARBY_DECIMALS.degrees)
+  return shown === 360 * TEN_TO[NEARBY_DECIMALS.degrees] ? 0 : shown
 }
 
 /** An azimuth (degrees, [0, 360)) as the answer shows it: one that rounds to 360 is north, 0. */
 export function roundedAzimuth(azimuthDeg: number): number {
-  const shown = rounded(azimuthDeg, NEARBY_DECIMALS.degrees)
-  return shown === 360 ? 0 : shown
+  return scaledAzimuth(azimuthDeg) / TEN_TO[NEARBY_DECIMALS.degrees]
 }

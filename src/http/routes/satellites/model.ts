@@ -53,9 +53,17 @@ export const SatelliteSchema = t.Object({
 
 export const ELEMENT_AGE_DESCRIPTION = "Days from the element set's epoch to this instant (negative before it): positions are given within the age limit only (--max-element-age)"
 
+/** The decimals of `elementAgeDays`: to the thousandth of a day. */
+export const ELEMENT_AGE_DECIMALS = 3
+
+/** Days from an epoch to an instant (both ms since 1970), unrounded. */
+export function daysBetween(epochMs: number, instantMs: number): number {
+  return (instantMs - epochMs) / 86_400_000
+}
+
 /** Days from a satellite's epoch to an instant, to the thousandth (the `elementAgeDays` of every position). */
 export function elementAgeDaysAt(satellite: Satellite, instantMs: number): number {
-  return Math.round(((instantMs - satellite.epochMs) / 86_400_000) * 1000) / 1000
+  return Math.round(daysBetween(satellite.epochMs, instantMs) * 10 ** ELEMENT_AGE_DECIMALS) / 10 ** ELEMENT_AGE_DECIMALS
 }
 
 export const GeopositionSchema = t.Object({
