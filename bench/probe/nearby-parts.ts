@@ -1,7 +1,7 @@
 /**
  * Where a /nearby request's CPU goes, in process (best of rounds, so other work on
  * the machine shows less): the search (engine.find), the answer's object and its JSON,
- * and the whole request through app.handle; at "now" (tables ready) and at one-off
+ * the same JSON written by NearbyAnswerWriter, and the whole request through app.handle; at "now" (tables ready) and at one-off
  * instants near the epoch, with the observers and instants of bench/random-observer.lua.
  *
  *   bun bench/probe/nearby-parts.ts [now|epoch]
@@ -67,7 +67,7 @@ await best('search (engine.find)', (c) => engine.find(catalog, query(c)))
 await best('answer object (search done)', (c, k) => nearbyAnswerObject(nearbyFound(() => results[k]!, catalog, c.params, c.instant)))
 await best('answer object + JSON.stringify', (c, k) => JSON.stringify(nearbyAnswerObject(nearbyFound(() => results[k]!, catalog, c.params, c.instant))))
 const writer = new NearbyAnswerWriter()
-await best('answer text (NearbyAnswerWriter)', (c, k) => writer.text(nearbyFound(() => results[k]!, catalog, c.params, c.instant)))
+await best('answer bytes (NearbyAnswerWriter)', (c, k) => writer.write(nearbyFound(() => results[k]!, catalog, c.params, c.instant)))
 // One-offs: each call a 10 s interval no call asked for before (a second ask of an interval makes its tables, as the engine should).
 let calls = 0
 const fresh = (c: (typeof cases)[0]) =>

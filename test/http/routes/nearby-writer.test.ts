@@ -1,6 +1,6 @@
 /**
- * The /nearby answer as NearbyAnswerWriter writes it (answer-writer.ts, json-bytes.ts) is
- * JSON.stringify of the answer object, character for character: for real answers of the engine
+ * The /nearby answer as NearbyAnswerWriter writes it (answer-writer.ts, json-bytes.ts) is, in
+ * UTF-8, JSON.stringify of the answer object, character for character: for real answers of the engine
  * in every mode, and for made-up entries at the edges of the number writer and of the rows.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
@@ -15,6 +15,9 @@ import type { NearbyFound } from '../../../src/http/routes/nearby/model.ts'
 import { elementsOf, syntheticGroup } from '../../fixtures/synthetic.ts'
 import { embeddedCatalog } from '../../helpers/catalog.ts'
 import { random } from '../../helpers/nearby.ts'
+
+/** UTF-8 bytes as text. */
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 /** What `write` puts at index 0 of a fresh buffer, as text. */
 function written(write: (view: DataView) => number): string {
@@ -91,7 +94,7 @@ describe('NearbyAnswerWriter', () => {
       const instant = new Date(epochMs + Math.floor((next() - 0.3) * 200 * 86_400_000))
       const found = nearbyFound(find, catalog, params(latitude, longitude, variants[i % variants.length]), instant)
       entries += found.entries.length
-      expect(writer.text(found)).toBe(JSON.stringify(nearbyAnswerObject(found)))
+      expect(text(writer.write(found))).toBe(JSON.stringify(nearbyAnswerObject(found)))
     }
     expect(entries).toBeGreaterThan(5000)
   })
@@ -120,7 +123,7 @@ describe('NearbyAnswerWriter', () => {
       for (const frequencyMHz of [undefined, 0.001, 145.8]) {
         for (const list of [entries, entries.slice(0, 2), []]) {
           const found: NearbyFound = { head, catalog: synthetic, entries: list, observerDaytime: extended, extended, instantMs: Date.UTC(2026, 4, 31, 0, 0, 0, 1), frequencyMHz }
-          expect(writer.text(found)).toBe(JSON.stringify(nearbyAnswerObject(found)))
+          expect(text(writer.write(found))).toBe(JSON.stringify(nearbyAnswerObject(found)))
         }
       }
     }

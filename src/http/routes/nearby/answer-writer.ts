@@ -1,27 +1,25 @@
 /**
- * The /nearby answer written as text without building it as objects first:
- * the same text as JSON.stringify of nearbyAnswerObject (index.ts) with its
- * entries as nearbyEntryJson makes them (model.ts), same keys in the same
- * order, numbers to the same decimals (precision.ts);
+ * The /nearby answer written as JSON bytes without building it as objects
+ * first: the same text as JSON.stringify of nearbyAnswerObject (index.ts)
+ * with its entries as nearbyEntryJson makes them (model.ts), same keys in the
+ * same order, numbers to the same decimals (precision.ts);
  * test/http/routes/nearby-writer.test.ts holds them equal.
  *
  * An answer at "now" lists ~330 satellites, and building an object for each
  * and JSON.stringify of them cost about as much as the search. Here the parts
  * of an entry that do not change (catalog number, name, labels, epoch) are
  * written once per satellite and catalogue, as bytes, and copied; the keys
- * between values are fixed pieces; the numbers are written digit by digit;
- * the bytes of the answer are decoded into one string (Bun sends a string
- * answer with less work than a typed array).
+ * between values are fixed pieces; the numbers are written digit by digit.
  */
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
+import type { OrbitalParams } from '../../../domain/catalog/elements.ts'
 import { dopplerShiftHz } from '../../../domain/orbit/radio.ts'
-import { DECIMAL_MAX_BYTES, type Piece, piece, putAscii, putCopy, putDecimal, putPiece, Scratch } from '../../representations/json-bytes.ts'
+import { DECIMAL_MAX_BYTES, type Piece, piece, putCopy, putDecimal, putPiece, Scratch } from '../../representations/json-bytes.ts'
 import { daysBetween, ELEMENT_AGE_DECIMALS } from '../satellites/model.ts'
 import type { NearbyFound } from './model.ts'
 import { NEARBY_DECIMALS as D, scaled, scaledAzimuth } from './precision.ts'
 
 const ENCODER = new TextEncoder()
-const DECODER = new TextDecoder()
 
 /** The fixed pieces between an entry's values, in nearbyEntryJson's order. */
 const PIECE = {
@@ -50,8 +48,23 @@ const FLAGS: readonly Piece[] = Array.from({ length: 8 }, (_, index) =>
 )
 const flagsIndex = (visible: boolean, observerDaytime: boolean, sunlit: boolean) => (visible ? 4 : 0) + (observerDaytime ? 2 : 0) + (sunlit ? 1 : 0)
 
-/** The most an entry takes besides its satellite's row and its orbital parameters: every piece, 9 numbers, padding. */
-const ENTRY_MAX_BYTES = Object.values(PIECE).reduce((sum, p) => sum + p.length, 0) + Math.max(...FLAGS.map((p) => p.length)) + 9 * DECIMAL_MAX_BYTES + 8
+/**
+ * The most an entry takes besides its satellite's row and its orbital
+ * parameters: every piece, 11 numbers (altitude, speed, elevation, azimuth,
+ * range, range rate, Doppler shift, magnitude, element age, latitude,
+ * longitude), padding.
+ */
+const ENTRY_MAX_BYTES = Object.values(PIECE).reduce((sum, p) => sum + p.length, 0) + Math.max(...FLAGS.map((p) => p.length)) + 11 * DECIMAL_MAX_BYTES + 8
+/** The most an entry's orbital parameters take: their JSON with every number at JSON.stringify's longest. */
+const ORBITAL_MAX_BYTES = JSON.stringify({
+  inclination: 0,
+  eccentricity: 0,
+  meanMotion: 0,
+  orbitalPeriod: 0,
+  perigeeHeight: 0,
+  apogeeHeight: 0,
+  semiMajorAxis: 0,
+} satisfies OrbitalParams).replaceAll('0', 'x'.repeat(DECIMAL_MAX_BYTES)).length
 
 /**
  * Each satellite's fixed parts of an entry as bytes, made the first time it
@@ -107,13 +120,8 @@ export class NearbyAnswerWriter {
   private readonly rows = new WeakMap<Catalog, Rows>()
   private readonly scratch = new Scratch()
 
-  /** The answer's JSON text. */
-  text(found: NearbyFound): string {
-    return DECODER.decode(this.bytes(found))
-  }
-
   /** The answer's JSON as UTF-8 bytes: a view of the writer's buffer, good until it writes again. */
-  private bytes({ head, catalog, entries, observerDaytime, extended, instantMs, frequencyMHz }: NearbyFound): Uint8Array<ArrayBuffer> {
+  write({ head, catalog, entries, observerDaytime, extended, instantMs, frequencyMHz }: NearbyFound): Uint8Array<ArrayBuffer> {
     let rows = this.rows.get(catalog)
     if (rows === undefined) {
       rows = new Rows(catalog)
@@ -121,10 +129,9 @@ export class NearbyAnswerWriter {
     }
     const metadata = JSON.stringify(head.metadata)
     const observer = JSON.stringify(head.observer)
-    const orbital = extended ? entries.map((e) => JSON.stringify(e.satellite.orbitalParams)) : []
     // Room for all of it: UTF-8 takes at most 3 bytes per UTF-16 unit.
     let size = 64 + 3 * (metadata.length + observer.length)
-    for (let i = 0; i < entries.length; i++) size += rows.made(entries[i]!.index) + ENTRY_MAX_BYTES + (extended ? orbital[i]!.length : 0)
+    for (let i = 0; i < entries.length; i++) size += rows.made(entries[i]!.index) + ENTRY_MAX_BYTES + (extended ? ORBITAL_MAX_BYTES : 0)
     this.scratch.ensure(size)
     const { bytes, view } = this.scratch
     const from = rows.view
@@ -165,7 +172,7 @@ export class NearbyAnswerWriter {
         at = putPiece(view, at, PIECE.longitude)
         at = putDecimal(view, at, scaled(entry.longitudeDeg!, D.degrees), D.degrees)
         at = putPiece(view, at, PIECE.orbitalParams)
-        at = putAscii(view, at, orbital[i]!)
+        at += ENCODER.encodeInto(JSON.stringify(entry.satellite.orbitalParams), bytes.subarray(at)).written
       }
       at = putPiece(view, at, PIECE.close)
     }
