@@ -37,6 +37,16 @@ export function putCopy(view: DataView, at: number, from: DataView, start: numbe
   return at + length
 }
 
+/** The UTF-8 bytes of a string. */
+export function utf8(text: string): Uint8Array {
+  return ENCODER.encode(text)
+}
+
+/** Writes a string's UTF-8 bytes at `at` (room for 3 bytes per UTF-16 unit made first: encodeInto cuts short silently). */
+export function putText(bytes: Uint8Array, at: number, text: string): number {
+  return at + ENCODER.encodeInto(text, bytes.subarray(at)).written
+}
+
 /** Writes ASCII text (a number as JSON.stringify writes it, say) byte by byte. */
 export function putAscii(view: DataView, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) view.setUint8(at++, text.charCodeAt(i))
@@ -51,13 +61,14 @@ const POINT = 46
 const ZERO = 48
 /** A number written digit by digit is below this in magnitude (an int32); larger ones are JSON.stringify's. */
 const DIGITS_BELOW = 2 ** 31
-const TEN_TO = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9] as const
+/** 10 to the power of 0..6: the decimals a number may be written with (JSON writes below 1e-6 with an exponent). */
+export const TEN_TO = [1, 10, 100, 1e3, 1e4, 1e5, 1e6] as const
 /** "00" to "99" as little-endian 16-bit words: digits are written two at a time. */
 const DIGIT_PAIRS = Uint16Array.from({ length: 100 }, (_, n) => ZERO + ((n / 10) | 0) + ((ZERO + (n % 10)) << 8))
 
 /**
  * Writes the number `digits` / 10^decimals (`digits` a whole number,
- * `decimals` 0..9) as JSON.stringify writes it: its shortest round-trip form,
+ * `decimals` 0..6) as JSON.stringify writes it: its shortest round-trip form,
  * which for a number of at most 15 significant digits is those digits with
  * the point before the last `decimals` of them, trailing zeros (and a bare
  * point) left out, -0 as 0. Beyond an int32, or not finite: JSON.stringify's.

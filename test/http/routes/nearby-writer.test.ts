@@ -128,4 +128,33 @@ describe('NearbyAnswerWriter', () => {
       }
     }
   })
+
+  test('entries at their longest: every number and orbital parameter as long as JSON.stringify writes one, in an answer sized by its own reckoning', () => {
+    const groups = [{ group: 'a', elements: syntheticGroup(71001, 40, { namePrefix: '衛'.repeat(80) }).map(elementsOf) }]
+    const synthetic = buildCatalog(groups, { source: 'snapshot', obtainedAtMs: 0 }, 0)
+    // Numbers of 17 significant digits and a three-digit exponent (JSON.stringify's longest), whatever the scale.
+    const longest = -1.2345678901234567e299
+    const orbitalParams = { inclination: longest, eccentricity: longest, meanMotion: longest, orbitalPeriod: longest, perigeeHeight: longest, apogeeHeight: longest, semiMajorAxis: longest }
+    const entries: NearbyEntry[] = synthetic.satellites.map((satellite, index) => ({
+      // The satellite with other orbital parameters (its own are read through getters: copied one by one).
+      satellite: { noradId: satellite.noradId, name: satellite.name, groups: satellite.groups, elements: satellite.elements, epochMs: satellite.epochMs, epoch: satellite.epoch, labels: satellite.labels, orbitalParams },
+      index,
+      latitudeDeg: longest,
+      longitudeDeg: longest,
+      altitudeKm: longest,
+      speedKmH: longest,
+      azimuthDeg: longest,
+      elevationDeg: longest,
+      rangeKm: longest,
+      rangeRateKmS: longest,
+      sunlit: true,
+      magnitude: longest,
+      visible: false,
+    }))
+    const head = nearbyFound(() => ({ sky: { observerDaytime: true } as never, entries }), synthetic, params(0, 0, { frequency: 300_000, mode: 'extended' }), new Date(Date.UTC(2026, 4, 31))).head
+    const found: NearbyFound = { head, catalog: synthetic, entries, observerDaytime: true, extended: true, instantMs: Date.UTC(2099, 11, 31, 23, 59, 59, 999), frequencyMHz: 300_000 }
+    const expected = JSON.stringify(nearbyAnswerObject(found))
+    expect(expected).toContain('"altitude":-1.2345678901234567e+299,')
+    expect(text(new NearbyAnswerWriter().write(found))).toBe(expected)
+  })
 })

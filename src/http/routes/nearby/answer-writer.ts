@@ -14,12 +14,10 @@
 import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import type { OrbitalParams } from '../../../domain/catalog/elements.ts'
 import { dopplerShiftHz } from '../../../domain/orbit/radio.ts'
-import { DECIMAL_MAX_BYTES, type Piece, piece, putCopy, putDecimal, putPiece, Scratch } from '../../representations/json-bytes.ts'
+import { DECIMAL_MAX_BYTES, type Piece, piece, putCopy, putDecimal, putPiece, putText, Scratch, utf8 } from '../../representations/json-bytes.ts'
 import { daysBetween, ELEMENT_AGE_DECIMALS } from '../satellites/model.ts'
 import type { NearbyFound } from './model.ts'
 import { NEARBY_DECIMALS as D, scaled, scaledAzimuth } from './precision.ts'
-
-const ENCODER = new TextEncoder()
 
 /** The fixed pieces between an entry's values, in nearbyEntryJson's order. */
 const PIECE = {
@@ -93,8 +91,8 @@ class Rows {
   made(index: number): number {
     if (this.start[index]! < 0) {
       const { noradId, name, labels, epoch, epochMs } = this.catalog.satellites[index]!
-      const head = ENCODER.encode(`{"noradId":${JSON.stringify(noradId)},"name":${JSON.stringify(name)},"labels":${JSON.stringify(labels)},"altitude":`)
-      const tail = ENCODER.encode(`${JSON.stringify(epoch)},"elementAgeDays":`)
+      const head = utf8(`{"noradId":${JSON.stringify(noradId)},"name":${JSON.stringify(name)},"labels":${JSON.stringify(labels)},"altitude":`)
+      const tail = utf8(`${JSON.stringify(epoch)},"elementAgeDays":`)
       // 4 bytes spare past the last row: putCopy reads up to 3 past what it copies.
       const needed = this.used + head.length + tail.length + 4
       if (needed > this.bytes.length) {
@@ -115,7 +113,7 @@ class Rows {
   }
 }
 
-/** Writes /nearby answers; keeps, per catalogue, the rows of the satellites listed so far (at most ~150 bytes each), and one buffer. */
+/** Writes /nearby answers; keeps, per catalogue, the rows of the satellites listed so far (~130 bytes each for a name of 20 characters), and one buffer. */
 export class NearbyAnswerWriter {
   private readonly rows = new WeakMap<Catalog, Rows>()
   private readonly scratch = new Scratch()
@@ -136,9 +134,9 @@ export class NearbyAnswerWriter {
     const { bytes, view } = this.scratch
     const from = rows.view
     let at = putPiece(view, 0, PIECE.metadata)
-    at += ENCODER.encodeInto(metadata, bytes.subarray(at)).written
+    at = putText(bytes, at, metadata)
     at = putPiece(view, at, PIECE.observer)
-    at += ENCODER.encodeInto(observer, bytes.subarray(at)).written
+    at = putText(bytes, at, observer)
     at = putPiece(view, at, PIECE.satellites)
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]!
@@ -172,11 +170,13 @@ export class NearbyAnswerWriter {
         at = putPiece(view, at, PIECE.longitude)
         at = putDecimal(view, at, scaled(entry.longitudeDeg!, D.degrees), D.degrees)
         at = putPiece(view, at, PIECE.orbitalParams)
-        at += ENCODER.encodeInto(JSON.stringify(entry.satellite.orbitalParams), bytes.subarray(at)).written
+        at = putText(bytes, at, JSON.stringify(entry.satellite.orbitalParams))
       }
       at = putPiece(view, at, PIECE.close)
     }
     at = putPiece(view, at, PIECE.end)
+    // The room reckoned above is an upper bound (nearby-writer.test.ts writes entries at their longest): past it, text would have been cut short.
+    if (at > size) throw new Error(`the /nearby answer took ${at} bytes, more than the ${size} reckoned`)
     return bytes.subarray(0, at)
   }
 }

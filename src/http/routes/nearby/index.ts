@@ -10,7 +10,6 @@ import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type Mod
 import { ErrorSchema } from '../satellites/model.ts'
 import { type NearbyFound, type NearbyResponse, NearbyResponseSchema, nearbyEntryJson } from './model.ts'
 import { NearbyAnswerWriter } from './answer-writer.ts'
-import { JSON_CONTENT_TYPE } from '../../representations/representation.ts'
 
 export const nearbyParams = {
   ...observerParams,
@@ -86,7 +85,8 @@ export function nearbyAnswerObject({ head, entries, observerDaytime, extended, i
  * and saved less CPU: docs/architecture.md.)
  */
 export function nearbyResponse({ checkResponses = true }: Pick<ModuleContext, 'checkResponses'>, writer: NearbyAnswerWriter, found: NearbyFound): NearbyResponse | Response {
-  return checkResponses ? nearbyAnswerObject(found) : new Response(writer.write(found), { headers: { 'content-type': JSON_CONTENT_TYPE } })
+  // Elysia adds the headers every answer carries, JSON's content type among them, in their usual order.
+  return checkResponses ? nearbyAnswerObject(found) : new Response(writer.write(found))
 }
 
 /** Sliced work run one part after the other (absent parts left out); undefined when there is none. */

@@ -6,6 +6,7 @@
  * An answer has hundreds of entries, and writing their numbers at full double
  * precision (up to 17 digits each) was the largest part of its cost.
  */
+import { TEN_TO } from '../../representations/json-bytes.ts'
 
 /** Decimals per kind of number. */
 export const NEARBY_DECIMALS = {
@@ -23,7 +24,6 @@ export const NEARBY_DECIMALS = {
   magnitude: 2,
 } as const
 
-const TEN_TO = [1, 10, 100, 1e3, 1e4, 1e5, 1e6] as const
 
 /** `x` times 10^decimals, rounded half up to a whole number: the digits of the number the answer shows (`rounded` is this over 10^decimals). */
 export function scaled(x: number, decimals: number): number {
