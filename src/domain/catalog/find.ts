@@ -6,7 +6,7 @@
  * The page's search box asks it. Pure.
  */
 import type { Catalog, Satellite } from './catalog.ts'
-import { objectIdOf } from './omm.ts'
+import { MAX_NORAD_ID, objectIdOf } from './omm.ts'
 
 /** Names people use that the catalogue's names do not contain, with the satellite they mean. */
 export const COMMON_NAMES: readonly { name: string; noradId: number }[] = [
@@ -50,7 +50,7 @@ export function findSatellites(catalog: Catalog, text: string, limit = 20): Foun
     found.push(commonName === undefined ? { satellite, match } : { satellite, match, commonName })
   }
   // Leading zeros as the routes read them (`0000025544` is 25544).
-  if (/^\d+$/.test(query) && Number(query) <= 999_999_999) add(catalog.get(Number(query)), 'number')
+  if (/^\d+$/.test(query) && Number(query) <= MAX_NORAD_ID) add(catalog.get(Number(query)), 'number')
   // Designators: 1998-067A, 1998-067 (the launch), or the TLE form 98067A.
   const designator = /^(\d{4}) ?(\d{3})([A-Z]{0,3})$/.exec(query.replace(/^(\d{4})-/, '$1 ')) ?? null
   const tleForm = /^(\d{2})(\d{3})([A-Z]{1,3})$/.exec(query)

@@ -75,8 +75,8 @@ const REQUIRED_COLUMNS = [
   'MEAN_ANOMALY',
 ] as const
 
-/** The largest catalog number the API accepts. */
-const MAX_NORAD_ID = 999_999_999
+/** The largest catalog number the API accepts (every route, every format). */
+export const MAX_NORAD_ID = 999_999_999
 /** The largest catalog number a TLE's 5-digit field holds (Alpha-5 is not generated). */
 export const MAX_TLE_NORAD_ID = 99_999
 

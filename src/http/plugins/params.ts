@@ -6,6 +6,7 @@
  */
 import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
+import { MAX_NORAD_ID } from '../../domain/catalog/omm.ts'
 import { INSTANT_RULE, parseInstant } from '../../web/instant.ts'
 import { percentDecoded, readableSegment, shown } from './edge.ts'
 
@@ -72,8 +73,6 @@ export type Values<S extends Record<string, ParamSpec>> = { [K in keyof S]: Valu
 
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/
 const INTEGER = /^\d+$/
-/** The catalog numbers an id list may hold. */
-const MAX_LIST_ID = 999_999_999
 const ID_LIST = /^\d+(,\d+)*$/
 
 function describe(name: string, spec: ParamSpec): string {
@@ -88,7 +87,7 @@ function describe(name: string, spec: ParamSpec): string {
     case 'time':
       return `${name} must be ${INSTANT_RULE}`
     case 'ids':
-      return `${name} must be a comma-separated list of 1 to ${spec.maxItems} NORAD catalog numbers (integers between 1 and ${MAX_LIST_ID})`
+      return `${name} must be a comma-separated list of 1 to ${spec.maxItems} NORAD catalog numbers (integers between 1 and ${MAX_NORAD_ID})`
     case 'text':
       return `${name} must be 1 to ${spec.maxLength} characters`
   }
@@ -123,7 +122,7 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
     case 'ids': {
       if (!ID_LIST.test(raw)) throw bad()
       const ids = raw.split(',').map(Number)
-      if (ids.some((id) => id < 1 || id > MAX_LIST_ID)) throw bad()
+      if (ids.some((id) => id < 1 || id > MAX_NORAD_ID)) throw bad()
       if (ids.length > spec.maxItems) throw new ApiError(400, `${name} must list at most ${spec.maxItems} catalog numbers (got ${ids.length})`)
       const seen = new Set<number>()
       for (const id of ids) {

@@ -3,6 +3,7 @@ import { HeavyWork } from '../../io/heavy-work.ts'
 import type { CompressionQueue } from '../representations/compression.ts'
 import { type TSchema, t } from 'elysia'
 import type { Catalog, Satellite } from '../../domain/catalog/catalog.ts'
+import { MAX_NORAD_ID } from '../../domain/catalog/omm.ts'
 import type { CatalogStore } from '../../domain/catalog/store.ts'
 import { dataTimeMs } from '../../domain/orbit/freshness.ts'
 import { DEFAULT_MAGNITUDE_LIMIT, MAX_MAGNITUDE_LIMIT, MIN_MAGNITUDE_LIMIT } from '../../domain/orbit/magnitude.ts'
@@ -45,7 +46,7 @@ export function responseSchemas<R extends Record<number, TSchema>>({ checkRespon
 export const noradIdParam = {
   type: 'integer',
   min: 1,
-  max: 999_999_999,
+  max: MAX_NORAD_ID,
   required: true,
   description: 'NORAD catalog number',
 } as const satisfies NumberParam

@@ -1,5 +1,6 @@
 /** What the compatible API families share: lenient numbers, Unix seconds, errors in each family's shape, and the engine's passes and sky points. */
 import type { Catalog, Satellite } from '../../../domain/catalog/catalog.ts'
+import { MAX_NORAD_ID } from '../../../domain/catalog/omm.ts'
 import { standardMagnitude, DEFAULT_MAGNITUDE_LIMIT } from '../../../domain/orbit/magnitude.ts'
 import type { NoPositionSpan, PassSearch } from '../../../domain/orbit/passes.ts'
 import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
@@ -50,12 +51,12 @@ export function pathParam(request: Request, name: string, value: string | null |
 }
 
 /** The rule of a NORAD catalog number, as the families' messages say it. */
-export const CATALOG_NUMBER_RULE = 'a NORAD catalog number: an integer between 1 and 999999999'
+export const CATALOG_NUMBER_RULE = `a NORAD catalog number: an integer between 1 and ${MAX_NORAD_ID}`
 
 /** A NORAD catalog number: digits only (leading zeros allowed), 1..999999999; else a 400 naming `name`. */
 export function catalogNumber(name: string, raw: string): number {
   // Leading zeros are read as the native routes read them (`0000025544` is 25544).
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 999_999_999) throw new ApiError(400, `${name} must be ${CATALOG_NUMBER_RULE} (got "${shown(raw)}")`)
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > MAX_NORAD_ID) throw new ApiError(400, `${name} must be ${CATALOG_NUMBER_RULE} (got "${shown(raw)}")`)
   return Number(raw)
 }
 
