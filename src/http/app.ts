@@ -104,6 +104,8 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
   }
   const methodsFor = (path: string) => (patternOf(path) === undefined ? null : READ_METHODS)
   const early: EarlyAnswers = { relayed: new WeakSet() }
+  // Joined once: every answer carries it.
+  const exposedHeaders = EXPOSED_HEADERS.join(', ')
   const httpMetrics = ops.metrics === false ? undefined : new HttpMetrics()
   const context: ModuleContext = { store, clock, checkResponses, heavy: new HeavyWork(heavyWork), compression: new CompressionQueue(), sweeps }
   const relay = (request: Request): Promise<Response> => app.handle(request)
@@ -136,7 +138,7 @@ export function createApp({ store, clock = now, corsOrigin = '*', refreshStatus,
       // Defaults every answer carries (a Response with its own content-type keeps it).
       set.headers.date = new Date(now()).toUTCString()
       set.headers['access-control-allow-origin'] = corsOrigin
-      set.headers['access-control-expose-headers'] = EXPOSED_HEADERS.join(', ')
+      set.headers['access-control-expose-headers'] = exposedHeaders
       if (corsOrigin !== '*') set.headers.vary = 'Origin'
       set.headers['content-type'] = 'application/json; charset=utf-8'
       // Stopping: the client is told the connection ends with this answer (Bun then closes it).
