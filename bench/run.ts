@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Hardening, hardening, hardeningTable } from './hardening.ts'
 import { speedups, speedupsTable } from './speedups.ts'
+import { ROUNDS as BOUND_ROUNDS, oneOffBound, oneOffBoundRatio, oneOffBoundTable } from './one-off-bound.ts'
 
 const root = join(import.meta.dir, '..')
 const executable = join(root, 'dist', 'sattrack')
@@ -491,6 +492,8 @@ function machine(): string {
 const suites = [await suite('12k satellites (embedded snapshot)', []), await suite('30k satellites (synthetic)', ['--snapshot', synthetic30k])]
 // Each speed-up of the domain next to its reference, in process (bench/speedups.ts).
 const speedupRows = await speedups()
+// How far a better filter could take one-off instants (issue 22, point 3), in process (bench/one-off-bound.ts).
+const bound = await oneOffBound()
 const report = [
   '# Benchmarks',
   '',
@@ -512,6 +515,16 @@ const report = [
   'Each speed-up timed next to the plain reference it must equal (the tests hold them equal), in process on the embedded catalogue (bench/speedups.ts); the last column: what that saves in one /nearby request (Paris, whole sky from 10°, at night), where the work runs in one.',
   '',
   speedupsTable(speedupRows),
+  '',
+  '### One-off instants near the epoch: the most a filter could give',
+  '',
+  "Issue 22's point 3 asks /nearby at one-off instants near the epoch for ≥ 20× the plain loop. An oracle search that already knows which satellites the answer holds, and propagates only those with the engine's own pieces (a perfect filter that costs nothing), measured in process next to the plain loop and the engine, in interleaved rounds over the same random observers and instants within 20 days of the elements' epoch, their answers checked equal byte for byte (bench/one-off-bound.ts; CPU per call, the medians of " +
+    `${BOUND_ROUNDS} rounds; "the rest" is a whole request through app.handle less the engine's search and answer). ` +
+    (oneOffBoundRatio(bound, bound.oracleMs) < 20
+      ? `Even so it reaches ${oneOffBoundRatio(bound, bound.oracleMs).toFixed(1)}×: the answer itself (${bound.listed.toFixed(0)} satellites on average, each with SGP4, look angles, magnitude and its JSON) costs more than a twentieth of the plain loop, so no filter can reach 20×.`
+      : `It reaches ${oneOffBoundRatio(bound, bound.oracleMs).toFixed(1)}×: a better filter could reach 20×.`),
+  '',
+  oneOffBoundTable(bound),
   '',
 ].join('\n')
 console.log(`\n${report}`)
