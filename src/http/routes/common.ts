@@ -11,7 +11,7 @@ import { recentPositionAt } from '../../domain/orbit/recent-positions.ts'
 import { dopplerShiftHz } from '../../domain/orbit/radio.ts'
 import { describeLimit } from '../../domain/orbit/validity.ts'
 import { ApiError } from '../plugins/errors.ts'
-import { type NumberParam, type TimeParam, unchecked } from '../plugins/params.ts'
+import { type NumberParam, TIME_MAX_MS, type TimeParam, unchecked } from '../plugins/params.ts'
 
 /** What every module needs from the application: the catalogue and the clock. */
 export interface ModuleContext {
@@ -107,6 +107,16 @@ export const observerParams = {
 /** The instant a request asks for (`time`), or now. */
 export function instantOf(time: string | undefined, clock: () => number): Date {
   return time === undefined ? new Date(clock()) : new Date(time)
+}
+
+/**
+ * Where a span of `lengthMs` from `startMs` ends (a search for passes, a
+ * track): no later than the last instant `time` accepts (2100-01-01), so that
+ * no answer holds an instant the API would refuse as a parameter. The answer's
+ * metadata shows the end searched.
+ */
+export function spanEndMs(startMs: number, lengthMs: number): number {
+  return Math.min(startMs + lengthMs, TIME_MAX_MS)
 }
 
 /** The satellite with this catalog number, or a 404. */

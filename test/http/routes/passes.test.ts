@@ -7,6 +7,7 @@ import { createApp } from '../../../src/http/app.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
 import { declaredParameters, describeParameters } from '../../helpers/params.ts'
 import { makeTle } from '../../helpers/tle.ts'
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6)
 const SYDNEY = 'latitude=-33.8688&longitude=151.2093&altitude=58'
@@ -313,5 +314,32 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
     console.log(`GET /passes: ISS over Paris, 10 days: ${body.data.length} passes in ${elapsed.toFixed(1)} ms`)
     expect(status).toBe(200)
     expect(body.metadata.to).toBe('2026-06-10T00:00:00.000Z')
+  })
+})
+
+describe('a search that would run past 2100-01-01', () => {
+  /** Every instant an answer holds (its `datetime` fields and the metadata's span). */
+  const instantsIn = (value: unknown): number[] =>
+    typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value)
+      ? [Date.parse(value)]
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).flatMap(instantsIn)
+        : []
+
+  test('ends there, the last instant time accepts, and says so in metadata.to: no instant after it', async () => {
+    // ONEWEB-0012 keeps a position for decades with no age limit (1,200 km: no decay by 2100).
+    const noLimit = appFor((await embeddedCatalog()).withPolicy(NO_AGE_LIMIT), NOW)
+    const { status, body } = await passes(44057, `${PARIS}&time=2099-12-30T00:00:00Z&days=10`, noLimit)
+    expect(status).toBe(200)
+    expect(body.metadata.from).toBe('2099-12-30T00:00:00.000Z')
+    expect(body.metadata.to).toBe('2100-01-01T00:00:00.000Z')
+    expect(body.metadata.days).toBe(10)
+    expect(body.data.length).toBeGreaterThan(5)
+    expect(Math.max(...instantsIn(body))).toBeLessThanOrEqual(Date.UTC(2100, 0, 1))
+    // At 2100-01-01 itself the span is empty: no pass, and no error.
+    const last = await passes(44057, `${PARIS}&time=2100-01-01T00:00:00Z`, noLimit)
+    expect(last.status).toBe(200)
+    expect(last.body.metadata.to).toBe('2100-01-01T00:00:00.000Z')
+    expect(last.body.data).toEqual([])
   })
 })

@@ -6,6 +6,7 @@ import { createApp } from '../../../src/http/app.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { MAX_SATELLITE_HOURS, visibleBudget } from '../../../src/http/routes/sky-passes/index.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { declaredParameters, describeParameters } from '../../helpers/params.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6)
@@ -213,5 +214,20 @@ describe('GET /api/v1/passes', () => {
     )
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '503'])
     expect(operation.description).toContain('**Limits**')
+  })
+})
+
+describe('a search that would run past 2100-01-01', () => {
+  test('ends there, the last instant time accepts (metadata.to): every pass within it', async () => {
+    const noLimit = appFor((await embeddedCatalog()).withPolicy(NO_AGE_LIMIT), NOW)
+    const { status, body } = await skyPasses(`${PARIS}&time=2099-12-31T20:00:00Z&hours=12&group=science`, noLimit)
+    expect(status).toBe(200)
+    expect(body.metadata.to).toBe('2100-01-01T00:00:00.000Z')
+    expect(body.metadata.hours).toBe(12)
+    expect(body.data.length).toBeGreaterThan(0)
+    const end = Date.UTC(2100, 0, 1)
+    for (const pass of body.data) {
+      for (const point of [pass.rise, pass.culmination, pass.set]) if (point) expect(Date.parse(point.datetime)).toBeLessThanOrEqual(end)
+    }
   })
 })

@@ -4,6 +4,7 @@ import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../../src/domain/catalog/store.ts'
 import { createApp } from '../../../src/http/app.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { declaredParameters, describeParameters } from '../../helpers/params.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6)
@@ -249,4 +250,15 @@ test('GeoJSON tracks are heavy work: more than may run and wait get 503 with Ret
   const answered = await running
   expect(answered.status).toBe(200)
   expect(answered.body.type).toBe('FeatureCollection')
+})
+
+describe('a default span that would run past 2100-01-01', () => {
+  test('ends there, the last instant from and to accept', async () => {
+    const noLimit = appFor((await embeddedCatalog()).withPolicy(NO_AGE_LIMIT), NOW)
+    const { status, body } = await request(noLimit, '/api/v1/satellites/44057/positions?from=2099-12-31T23:00:00Z')
+    expect(status).toBe(200)
+    expect(body.metadata.to).toBe('2100-01-01T00:00:00.000Z')
+    expect(body.data.at(-1).datetime).toBe('2100-01-01T00:00:00.000Z')
+    expect(body.metadata.total).toBe(61)
+  })
 })

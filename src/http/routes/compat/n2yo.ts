@@ -15,7 +15,7 @@ import { isSunlit, lookAngles, type Observer, sunPositionAu } from '../../../dom
 import { percentDecoded, requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
-import { findSatellite, leftOutNotice, type ModuleContext, responseSchemas } from '../common.ts'
+import { findSatellite, leftOutNotice, type ModuleContext, responseSchemas, spanEndMs } from '../common.ts'
 import { ANY_CATEGORY, categoryOf, inCategory, type N2yoCategory } from './n2yo-categories.ts'
 import { boundedNumber, catalogNumber, ELEMENT_AGE_HEADERS_DOC, inFamilyShape, PASS_HEADERS_DOC, passesOf, setElementAge, setNoPosition, skyAt, unixSecondsFloor, unixSecondsNearest } from './shared.ts'
 
@@ -205,7 +205,7 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
       : boundedNumber('min_elevation', args.min_elevation, 0, 90, { unit: 'degrees' })
   const startMs = unixSecondsFloor(nowMs) * 1000
   // Radio and visual passes are both above the horizon (0°), as N2YO's are.
-  const search: PassSearch = await passesOf(context, catalog, satellite, observer, startMs, startMs + days * DAY_MS, 0, signal)
+  const search: PassSearch = await passesOf(context, catalog, satellite, observer, startMs, spanEndMs(startMs, days * DAY_MS), 0, signal)
   const sky = (instantMs: number) => skyAt(catalog, satellite, observer, instantMs)
   const list: Record<string, number | string>[] = []
   for (const pass of search.passes) {

@@ -12,7 +12,7 @@ import type { Observer } from '../../../domain/orbit/sky.ts'
 import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
-import { findSatellite, type ModuleContext, requirePosition, responseSchemas } from '../common.ts'
+import { findSatellite, type ModuleContext, requirePosition, responseSchemas, spanEndMs } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { compatNumber, ELEMENT_AGE_HEADERS_DOC, inFamilyShape, PASS_HEADERS_DOC, noPositionError, searchPasses, setElementAge, setNoPosition, unixSecondsFloor } from './shared.ts'
 
@@ -187,7 +187,7 @@ async function nextPasses(
     if (last && span.fromMs <= last.toMs) last.toMs = Math.max(last.toMs, span.toMs)
     else noPosition.push({ ...span })
   }
-  const endMs = startMs + SEARCH_DAYS * DAY_MS
+  const endMs = spanEndMs(startMs, SEARCH_DAYS * DAY_MS)
   let from = startMs
   while (found.length < n && from < endMs) {
     const to = Math.min(endMs, from + WINDOW_DAYS * DAY_MS)

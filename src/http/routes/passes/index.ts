@@ -4,7 +4,7 @@ import { standardMagnitude } from '../../../domain/orbit/magnitude.ts'
 import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas } from '../common.ts'
+import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas, spanEndMs } from '../common.ts'
 import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { VERSION } from '../../../io/version.ts'
 import { calendarResponse, ICS_CONTENT_DOC, passesCalendar, WITHOUT_POSITION } from './ics.ts'
@@ -18,7 +18,7 @@ export const passesParams = {
     ...timeParam,
     description: 'Start of the search: ISO 8601 with a zone (Z or ±hh:mm), 1957-10-04..2100-01-01. Default: now.',
   },
-  days: { type: 'integer', min: 1, max: 10, default: 1, description: 'Length of the search, days' },
+  days: { type: 'integer', min: 1, max: 10, default: 1, description: 'Length of the search, days (it ends at 2100-01-01 at the latest: metadata.to)' },
   'elevation-threshold': {
     type: 'number',
     min: 0,
@@ -59,7 +59,7 @@ export function passesModule(context: ModuleContext) {
       const catalog = store.current
       const satellite = findSatellite(catalog, params.noradId)
       const startMs = instantOf(query.time, clock).getTime()
-      const endMs = startMs + query.days * MS_PER_DAY
+      const endMs = spanEndMs(startMs, query.days * MS_PER_DAY)
       const standard = standardMagnitude(satellite).magnitude
       // Days of search take 10-170 ms: run in slices, a few at a time, and stopped if the client goes.
       const passQuery = {

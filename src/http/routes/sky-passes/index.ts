@@ -6,7 +6,7 @@ import { findSkyPasses, type SkyPassesAnswer, type SkyPassesPlan } from '../../.
 import { VERSION } from '../../../io/version.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams, type Values } from '../../plugins/params.ts'
-import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, timeParam } from '../common.ts'
+import { frequencyParam, instantOf, leftOutNotice, magnitudeLimitParam, type ModuleContext, observerParams, responseSchemas, spanEndMs, timeParam } from '../common.ts'
 import { calendarResponse, ICS_CONTENT_DOC, passesCalendar, WITHOUT_POSITION } from '../passes/ics.ts'
 import { noPositionJson } from '../passes/model.ts'
 import { ErrorSchema, iso } from '../satellites/model.ts'
@@ -31,7 +31,7 @@ const CACHED_ANSWERS = 8
 export const skyPassesParams = {
   ...observerParams,
   time: { ...timeParam, description: 'Start of the search: ISO 8601 with a zone (Z or ±hh:mm), 1957-10-04..2100-01-01. Default: now.' },
-  hours: { type: 'integer', min: 1, max: MAX_HOURS, default: 12, description: `Length of the search, hours (1..${MAX_HOURS}; 12: a night)` },
+  hours: { type: 'integer', min: 1, max: MAX_HOURS, default: 12, description: `Length of the search, hours (1..${MAX_HOURS}; 12: a night; it ends at 2100-01-01 at the latest: metadata.to)` },
   'elevation-threshold': {
     type: 'number',
     min: 0,
@@ -148,7 +148,7 @@ export function skyPassesModule(context: ModuleContext) {
       const { query } = route.read(ctx.query)
       const catalog = store.current
       const startMs = instantOf(query.time, clock).getTime()
-      const endMs = startMs + query.hours * HOUR_MS
+      const endMs = spanEndMs(startMs, query.hours * HOUR_MS)
       const observer = { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
       const key = JSON.stringify([startMs, query.hours, query.latitude, query.longitude, query.altitude, query['elevation-threshold'], query['visible-only'], query['magnitude-limit'], query.group?.toLowerCase() ?? null])
       let answer = cache.get(catalog, key)

@@ -4,7 +4,7 @@ import { sampleCount, type TrackPoint, trackLines, trackSamples } from '../../..
 import { groundTrackSliced } from '../../../domain/orbit/track-sliced.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas, spanEndMs } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { TRACK_PIECE, TrackGeoJsonSchema, TrackSchema, trackGeoJson, trackJson, trackJsonStream } from './model.ts'
 
@@ -20,7 +20,7 @@ const tracksRoute = routeParams({
     from: { type: 'time', description: `First instant, ${INSTANT}. Default: now.` },
     to: {
       type: 'time',
-      description: `Last instant (sampled when it falls on a step), ${INSTANT}. Default: one orbital period after from (shortened to what ${MAX_TRACK_POINTS} points at step allow).`,
+      description: `Last instant (sampled when it falls on a step), ${INSTANT}. Default: one orbital period after from (shortened to what ${MAX_TRACK_POINTS} points at step allow, and to 2100-01-01).`,
     },
     step: { type: 'integer', min: 1, max: 86_400, default: DEFAULT_STEP_S, unit: 'seconds', description: 'Seconds between samples, 1..86400' },
     format: {
@@ -46,7 +46,7 @@ export function tracksModule(context: ModuleContext) {
       const stepMs = query.step * 1000
       const fromMs = instantOf(query.from, clock).getTime()
       const oneOrbitMs = Math.round(satellite.orbitalParams.orbitalPeriod * 60_000)
-      const toMs = query.to !== undefined ? Date.parse(query.to) : fromMs + Math.min(oneOrbitMs, (MAX_TRACK_POINTS - 1) * stepMs)
+      const toMs = query.to !== undefined ? Date.parse(query.to) : spanEndMs(fromMs, Math.min(oneOrbitMs, (MAX_TRACK_POINTS - 1) * stepMs))
       if (toMs < fromMs) {
         const from = query.from === undefined ? `from (not given: now, ${new Date(fromMs).toISOString()})` : `from (${new Date(fromMs).toISOString()})`
         throw new ApiError(400, `to (${new Date(toMs).toISOString()}) must not be before ${from}`)
