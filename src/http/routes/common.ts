@@ -112,11 +112,12 @@ export function instantOf(time: string | undefined, clock: () => number): Date {
 /**
  * Where a span of `lengthMs` from `startMs` ends (a search for passes, a
  * track): no later than the last instant `time` accepts (2100-01-01), so that
- * no answer holds an instant the API would refuse as a parameter. The answer's
- * metadata shows the end searched.
+ * no answer holds an instant the API would refuse as a parameter, and never
+ * before its start (a clock past 2100). The answer's metadata shows the end
+ * searched.
  */
 export function spanEndMs(startMs: number, lengthMs: number): number {
-  return Math.min(startMs + lengthMs, TIME_MAX_MS)
+  return Math.max(startMs, Math.min(startMs + lengthMs, TIME_MAX_MS))
 }
 
 /** The satellite with this catalog number, or a 404. */

@@ -11,6 +11,7 @@ import type { ElementSet } from '../../../src/domain/catalog/elements.ts'
 import { findNearby } from '../../../src/domain/nearby/reference.ts'
 import { compassPoint } from '../../../src/domain/orbit/observing.ts'
 import { appFor, embeddedCatalog, request } from '../../helpers/catalog.ts'
+import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 
 const NOW = Date.UTC(2026, 4, 31, 6, 0, 0, 437)
 const SECOND = Math.floor(NOW / 1000)
@@ -318,5 +319,20 @@ describe('above', () => {
     expect(starlink.status).toBe(422)
     const members = catalog.satellites.filter((s) => s.groups[0] === 'starlink').length
     expect(starlink.body.error).toStartWith(`${members} of ${members} satellites of the category Starlink are left out: `)
+  })
+})
+
+describe('near 2100-01-01, the last instant the native API accepts', () => {
+  const END_S = Date.UTC(2100, 0, 1) / 1000
+  test('positions stop there (fewer seconds), and passes are searched up to there', async () => {
+    // ONEWEB-0012 keeps a position to 2100 with no age limit.
+    const noLimit = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
+    const positions = await get(`${BASE}/positions/44057/48.85/2.35/0/300`, appFor(noLimit, Date.UTC(2099, 11, 31, 23, 59, 0, 437)))
+    expect(positions.status).toBe(200)
+    expect(positions.body.positions.map((p: any) => p.timestamp)).toEqual(Array.from({ length: 61 }, (_, k) => END_S - 60 + k))
+    const passes = await get(`${BASE}/radiopasses/44057/48.85/2.35/0/10/0`, appFor(noLimit, Date.UTC(2099, 11, 31)))
+    expect(passes.status).toBe(200)
+    expect(passes.body.passes.length).toBeGreaterThan(3)
+    for (const pass of passes.body.passes) expect(pass.endUTC).toBeLessThanOrEqual(END_S)
   })
 })

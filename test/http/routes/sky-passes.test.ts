@@ -230,4 +230,20 @@ describe('a search that would run past 2100-01-01', () => {
       for (const point of [pass.rise, pass.culmination, pass.set]) if (point) expect(Date.parse(point.datetime)).toBeLessThanOrEqual(end)
     }
   })
+
+  test('its cost counts the hours searched: 48 asked for from 22:00 are 2, and from 2100-01-01 none', async () => {
+    const noLimit = appFor((await embeddedCatalog()).withPolicy(NO_AGE_LIMIT), NOW)
+    // 644 OneWeb satellites: 48 hours would be too costly without visible-only, the 2 searched are not.
+    const asked = await skyPasses(`${PARIS}&time=2099-12-31T22:00:00Z&hours=48&group=oneweb`, noLimit)
+    expect(asked.status).toBe(200)
+    expect(asked.body.metadata.to).toBe('2100-01-01T00:00:00.000Z')
+    expect(asked.body.data.length).toBeGreaterThan(0)
+    const empty = await skyPasses(`${PARIS}&time=2100-01-01T00:00:00Z&group=oneweb`, noLimit)
+    expect(empty.status).toBe(200)
+    expect(empty.body.data).toEqual([])
+    // Two hours earlier the same 48 hours are refused, naming what is allowed.
+    const refused = await skyPasses(`${PARIS}&time=2099-12-29T22:00:00Z&hours=48&group=oneweb`, noLimit)
+    expect(refused.status).toBe(400)
+    expect(refused.body.message).toContain('too costly')
+  })
 })

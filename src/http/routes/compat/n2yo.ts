@@ -165,9 +165,10 @@ function positions(catalog: Catalog, args: Record<string, string>, nowMs: number
   const seconds = boundedNumber('seconds', args.seconds, 1, MAX_SECONDS, { integer: true })
   const index = catalog.indexOf(satellite.noradId)!
   const first = unixSecondsFloor(nowMs) * 1000
+  const last = spanEndMs(first, (seconds - 1) * 1000)
   const list = []
-  for (let k = 0; k < seconds; k++) {
-    const instant = new Date(first + k * 1000)
+  for (let ms = first; ms <= last; ms += 1000) {
+    const instant = new Date(ms)
     const gmst = siderealTimeRad(instant)
     const position = positionAt(catalog, index, instant, gmst)
     if (!position.ok) throw new ApiError(422, `satellite ${satellite.noradId} has no valid position at ${instant.toISOString()}: ${position.reason}`)

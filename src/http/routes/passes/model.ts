@@ -74,7 +74,7 @@ export const PassesResponseSchema = t.Object({
       altitude: t.Number({ description: 'metres; 0 when omitted' }),
     }),
     from: isoInstant('Start of the searched time (`time`, or now)'),
-    to: isoInstant('End of the searched time: from + days'),
+    to: isoInstant('End of the searched time: from + days, or 2100-01-01 if earlier'),
     days: Type.Integer(),
     elevationThreshold: t.Number({ description: 'degrees' }),
     visibleOnly: t.Boolean(),

@@ -70,11 +70,10 @@ export function visibleBudget(magnitudeLimit: number): number {
   return Math.floor(MAX_VISIBLE_SATELLITE_HOURS / 4 ** Math.max(0, magnitudeLimit - 5))
 }
 
-/** Refuses, with what is allowed, a search that would cost more than the limits. */
-function admission(query: SkyPassesParams) {
+/** Refuses, with what is allowed, a search of `hours` (those searched: up to 2100-01-01) that would cost more than the limits. */
+function admission(query: SkyPassesParams, hours: number) {
   const selection = query.group === undefined ? 'the catalogue' : `the group "${query.group}"`
   return (plan: SkyPassesPlan) => {
-    const hours = query.hours
     if (!query['visible-only']) {
       if (plan.withPosition * hours <= MAX_SATELLITE_HOURS) return
       const most = Math.floor(MAX_SATELLITE_HOURS / plan.withPosition)
@@ -162,7 +161,7 @@ export function skyPassesModule(context: ModuleContext) {
           visibleOnly: query['visible-only'],
           magnitudeLimit: query['magnitude-limit'],
           indices,
-          admit: admission(query),
+          admit: admission(query, Math.ceil((endMs - startMs) / HOUR_MS)),
         })
         answer = await context.heavy.run(search, ctx.request.signal)
         cache.set(catalog, key, answer)

@@ -29,7 +29,7 @@ export const SkyPassesResponseSchema = t.Object({
     pages: t.Optional(Type.Integer({ description: 'How many pages the passes fill: ceil(total / pageSize)' })),
     observer: t.Object({ latitude: t.Number(), longitude: t.Number(), altitude: t.Number({ description: 'metres; 0 when omitted' }) }),
     from: isoInstant('Start of the searched time (`time`, or now)'),
-    to: isoInstant('End of the searched time: from + hours'),
+    to: isoInstant('End of the searched time: from + hours, or 2100-01-01 if earlier'),
     hours: Type.Integer(),
     elevationThreshold: t.Number({ description: 'degrees' }),
     visibleOnly: t.Boolean(),
