@@ -140,15 +140,17 @@ export function requirePosition(catalog: Catalog, satellite: Satellite, instant:
  * What to do when most satellites are left out at an instant (the notices of
  * /nearby and /passes): newer data when the instant is after the data's own
  * time, data of then when before (the refresh and `make snapshot` only fetch
- * today's), a time near the data's, or another age limit.
+ * today's), a time near the data's, or another age limit (when `ageLimited`:
+ * the age limit is among the reasons).
  */
-export function leftOutAdvice(catalog: Catalog, instantMs: number): string {
+export function leftOutAdvice(catalog: Catalog, instantMs: number, ageLimited: boolean): string {
   const dataMs = dataTimeMs(catalog)
   const load =
     instantMs >= dataMs
       ? 'Load newer data (--snapshot, --refresh-url, make snapshot)'
       : "Load element sets from around that time (--snapshot; the refresh and make snapshot fetch today's)"
-  return `${load}, ask for a time near the data's (time=${new Date(dataMs).toISOString()}), or change --max-element-age.`
+  const near = `ask for a time near the data's (time=${new Date(dataMs).toISOString()})`
+  return ageLimited ? `${load}, ${near}, or change --max-element-age.` : `${load} or ${near}.`
 }
 
 /**
@@ -165,16 +167,18 @@ export function leftOutNotice(
     from = new Date(instantMs).toISOString(),
     size = catalog.size,
     named = '',
-    advice = leftOutAdvice(catalog, instantMs),
-  }: { from?: string; size?: number; named?: string; advice?: string } = {},
+    advice = (ageLimited) => leftOutAdvice(catalog, instantMs, ageLimited),
+  }: { from?: string; size?: number; named?: string; advice?: (ageLimited: boolean) => string } = {},
 ): string | null {
   const out = leftOut.elementAge + leftOut.decayed
   if (out * 2 < size || size === 0) return null
   const maxAgeMs = catalog.validity.policy.maxElementAgeMs
+  // The age limit is worth changing only when it is among the reasons (not when every one left out has decayed).
+  const ageLimited = leftOut.elementAge > 0 && maxAgeMs !== null
   const reasons = [
-    ...(leftOut.elementAge > 0 && maxAgeMs !== null ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${from}`] : []),
+    ...(ageLimited ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${from}`] : []),
     ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()
-  return `${out} of ${size} satellites${named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ${advice}`
+  return `${out} of ${size} satellites${named} are left out: ${reasons.join(', ')} (the data was obtained ${obtained}). ${advice(ageLimited)}`
 }

@@ -290,6 +290,14 @@ describe('above', () => {
     expect(iridium).toEqual({ info: { category: 'Iridium', transactionscount: 0, satcount: 0 }, above: [] })
   })
 
+  test('when the category has decayed (no age limit): 422 whose advice leaves the age limit out', async () => {
+    const noLimit = appFor((await embeddedCatalog()).withPolicy(NO_AGE_LIMIT), Date.UTC(2031, 5, 1))
+    const r = await get(`${BASE}/above/0/0/0/90/2`, noLimit)
+    expect(r.status).toBe(422)
+    expect(r.body.error).toMatch(/^\d+ of \d+ satellites of the category ISS are left out: \d+ have decayed by then \(/)
+    expect(r.body.error).toEndWith('. Load newer data (--snapshot, --refresh-url, make snapshot): this route answers for the current second only.')
+  })
+
   test('when most of the catalogue has no valid position (stale data): 422 {"error"} with the native notice, never an empty sky', async () => {
     const stale = appFor(catalog, Date.UTC(2026, 10, 22, 10))
     const r = await get(`${BASE}/above/0/0/0/90/0`, stale)

@@ -247,3 +247,16 @@ describe('a search that would run past 2100-01-01', () => {
     expect(refused.body.message).toContain('too costly')
   })
 })
+
+describe('the notice when most are left out', () => {
+  test('when what is left out has decayed (no age limit), the notice does not advise changing the age limit', async () => {
+    const noLimit = appFor((await embeddedCatalog()).withPolicy(NO_AGE_LIMIT), NOW)
+    const { status, body } = await skyPasses(`${PARIS}&time=2031-06-01T00:00:00Z&group=stations`, noLimit)
+    expect(status).toBe(200)
+    expect(body.metadata.leftOut.elementAge).toBe(0)
+    expect(body.metadata.leftOut.decayed).toBeGreaterThan(12)
+    const dataTime = (await request(noLimit, '/api/v1/service/status')).body.catalog.freshness.dataTime
+    expect(body.metadata.notice).toMatch(/^\d+ of \d+ satellites of the group "stations" are left out: \d+ have decayed by then \(/)
+    expect(body.metadata.notice).toEndWith(`. Load newer data (--snapshot, --refresh-url, make snapshot) or ask for a time near the data's (time=${dataTime}).`)
+  })
+})

@@ -277,8 +277,9 @@ function categoryLeftOutNotice(catalog: Catalog, category: N2yoCategory, ms: num
   return leftOutNotice(catalog, leftOut, ms, { size: members.length, named: ` of the category ${category.name}`, advice: NOW_ONLY_ADVICE })
 }
 
-/** What to do, for a route that answers for the current second only (no time to ask for). */
-const NOW_ONLY_ADVICE = 'Load newer data (--snapshot, --refresh-url, make snapshot) or change --max-element-age: this route answers for the current second only.'
+/** What to do, for a route that answers for the current second only (no time to ask for); the age limit only when it is among the reasons. */
+const NOW_ONLY_ADVICE = (ageLimited: boolean) =>
+  `Load newer data (--snapshot, --refresh-url, make snapshot)${ageLimited ? ' or change --max-element-age' : ''}: this route answers for the current second only.`
 
 function above(catalog: Catalog, engine: NearbyEngine, args: Record<string, string>, nowMs: number, set: AnswerSet) {
   const observer = observerOf(args)
