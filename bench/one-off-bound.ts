@@ -31,7 +31,8 @@ import { positionAt, siderealTimeRad } from '../src/domain/orbit/position.ts'
 import { skyConditions } from '../src/domain/orbit/sky.ts'
 import { sunlightTest } from '../src/domain/orbit/sunlight-test.ts'
 import { NO_AGE_LIMIT } from '../src/domain/orbit/validity.ts'
-import { type NearbyParams, nearbyFound } from '../src/http/routes/nearby/index.ts'
+import { parseParams } from '../src/http/plugins/params.ts'
+import { nearbyFound, nearbyParams } from '../src/http/routes/nearby/index.ts'
 import { NearbyAnswerWriter } from '../src/http/routes/nearby/answer-writer.ts'
 import { loadEmbeddedSnapshot } from '../src/io/embedded.ts'
 
@@ -59,8 +60,9 @@ export async function oneOffBound(): Promise<OneOffBound> {
     const latitude = Number(((Math.asin(2 * random() - 1) * 180) / Math.PI).toFixed(4))
     const longitude = Number((random() * 360 - 180).toFixed(4))
     const ms = EPOCH_MS + Math.floor((2 * random() - 1) * SPREAD_MS)
-    const params = { latitude, longitude, altitude: 0, mode: 'basic', 'azimuth-range-from': 0, 'azimuth-range-to': 360, 'elevation-threshold': 10, 'visible-only': false, 'magnitude-limit': 4.5 } as NearbyParams
-    return { params, ms }
+    // The route's own parsing and defaults, as for a request.
+    const query = new URLSearchParams({ latitude: String(latitude), longitude: String(longitude) })
+    return { query, params: parseParams(nearbyParams, (name) => query.getAll(name)), ms }
   })
   // The plain loop as the bench route runs it: satellite.js's records as it makes them.
   const plainRecords = catalog.satellites.map((s) => fullSatrec(s.elements))
@@ -100,8 +102,8 @@ export async function oneOffBound(): Promise<OneOffBound> {
   k = 0
   const app = createApp({ store: { current: catalog } as never, checkResponses: false, clock: () => EPOCH_MS })
   const path = (shiftMs: number) => {
-    const { params, ms } = cases[k]!
-    return `http://localhost/api/v1/satellites/nearby?latitude=${params.latitude}&longitude=${params.longitude}&time=${new Date(ms + shiftMs).toISOString()}`
+    const { query, ms } = cases[k]!
+    return `http://localhost/api/v1/satellites/nearby?${query}&time=${new Date(ms + shiftMs).toISOString()}`
   }
   // The app's first requests, before the rounds: its writer's rows (one per writer) and the JIT's warm-up.
   for (k = 0; k < CASES; k++) await (await app.handle(new Request(path(-5_000)))).arrayBuffer()

@@ -24,7 +24,8 @@ import { sunlightTest } from '../src/domain/orbit/sunlight-test.ts'
 import { DEFAULT_VALIDITY_POLICY, Validity } from '../src/domain/orbit/validity.ts'
 import { loadEmbeddedSnapshot } from '../src/io/embedded.ts'
 import { NearbyAnswerWriter } from '../src/http/routes/nearby/answer-writer.ts'
-import { nearbyAnswerObject, nearbyFound, type NearbyParams } from '../src/http/routes/nearby/index.ts'
+import { parseParams } from '../src/http/plugins/params.ts'
+import { nearbyAnswerObject, nearbyFound, nearbyParams } from '../src/http/routes/nearby/index.ts'
 
 export interface SpeedupRow {
   name: string
@@ -123,7 +124,9 @@ export async function speedups(): Promise<SpeedupRow[]> {
   const sortFast = timeUs(() => byElevation(entries), 300)
   rows.push({ name: `ordering an answer (${listed} entries)`, file: 'nearby/by-elevation.ts', referenceUs: sort, fastUs: sortFast, savedPerRequestUs: sort - sortFast })
   // The answer's JSON: an object per entry and JSON.stringify, or written by NearbyAnswerWriter (its rows made on the warm-up round).
-  const params = { latitude: PARIS.latitudeDeg, longitude: PARIS.longitudeDeg, altitude: PARIS.altitudeM, mode: 'basic', 'azimuth-range-from': 0, 'azimuth-range-to': 360, 'elevation-threshold': 10, 'visible-only': false, 'magnitude-limit': 4.5 } as NearbyParams
+  // The route's own parsing and defaults, as for a request over Paris.
+  const overParis = new URLSearchParams({ latitude: String(PARIS.latitudeDeg), longitude: String(PARIS.longitudeDeg), altitude: String(PARIS.altitudeM) })
+  const params = parseParams(nearbyParams, (name) => overParis.getAll(name))
   const found = nearbyFound(() => answer, catalog, params, instant)
   const writer = new NearbyAnswerWriter()
   const json = timeUs(() => JSON.stringify(nearbyAnswerObject(found)), 300)

@@ -11,7 +11,8 @@ import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
 import { NearbyEngine } from '../../src/domain/nearby/engine.ts'
 import type { NearbyQuery, NearbyResult } from '../../src/domain/nearby/selection.ts'
 import { NO_AGE_LIMIT } from '../../src/domain/orbit/validity.ts'
-import { type NearbyParams, nearbyAnswerObject, nearbyFound } from '../../src/http/routes/nearby/index.ts'
+import { parseParams } from '../../src/http/plugins/params.ts'
+import { nearbyAnswerObject, nearbyFound, nearbyParams } from '../../src/http/routes/nearby/index.ts'
 import { NearbyAnswerWriter } from '../../src/http/routes/nearby/answer-writer.ts'
 import { loadEmbeddedSnapshot } from '../../src/io/embedded.ts'
 
@@ -26,8 +27,10 @@ const cases = Array.from({ length: N }, () => {
   const latitude = Number(((Math.asin(2 * random() - 1) * 180) / Math.PI).toFixed(4))
   const longitude = Number((random() * 360 - 180).toFixed(4))
   const ms = kind === 'epoch' ? EPOCH_MS + Math.floor((2 * random() - 1) * 20 * 86_400_000) : NOW + Math.floor(random() * 10_000)
-  const params = { latitude, longitude, altitude: 0, mode: 'basic', 'azimuth-range-from': 0, 'azimuth-range-to': 360, 'elevation-threshold': 10, 'visible-only': false, 'magnitude-limit': 4.5 } as NearbyParams
-  return { params, instant: new Date(ms), path: `/api/v1/satellites/nearby?latitude=${latitude}&longitude=${longitude}${kind === 'epoch' ? `&time=${new Date(ms).toISOString()}` : ''}` }
+  // The route's own parsing and defaults, as for a request.
+  const query = new URLSearchParams({ latitude: String(latitude), longitude: String(longitude) })
+  const params = parseParams(nearbyParams, (name) => query.getAll(name))
+  return { params, instant: new Date(ms), path: `/api/v1/satellites/nearby?${query}${kind === 'epoch' ? `&time=${new Date(ms).toISOString()}` : ''}` }
 })
 const query = (c: (typeof cases)[0]): NearbyQuery => ({
   observer: { latitudeDeg: c.params.latitude, longitudeDeg: c.params.longitude, altitudeM: 0 },

@@ -10,7 +10,8 @@ import type { NearbyEntry } from '../../../src/domain/nearby/selection.ts'
 import { NO_AGE_LIMIT } from '../../../src/domain/orbit/validity.ts'
 import { piece, putAscii, putCopy, putDecimal, putPiece } from '../../../src/http/representations/json-bytes.ts'
 import { NearbyAnswerWriter } from '../../../src/http/routes/nearby/answer-writer.ts'
-import { nearbyAnswerObject, nearbyFound, type NearbyParams } from '../../../src/http/routes/nearby/index.ts'
+import { parseParams } from '../../../src/http/plugins/params.ts'
+import { nearbyAnswerObject, nearbyFound, nearbyParams, type NearbyParams } from '../../../src/http/routes/nearby/index.ts'
 import type { NearbyFound } from '../../../src/http/routes/nearby/model.ts'
 import { elementsOf, syntheticGroup } from '../../fixtures/synthetic.ts'
 import { embeddedCatalog } from '../../helpers/catalog.ts'
@@ -56,20 +57,11 @@ describe('NearbyAnswerWriter', () => {
     catalog = (await embeddedCatalog()).withPolicy(NO_AGE_LIMIT)
   })
 
-  const params = (latitude: number, longitude: number, more: Partial<NearbyParams> = {}): NearbyParams => ({
-    latitude,
-    longitude,
-    altitude: 0,
-    mode: 'basic',
-    'azimuth-range-from': 0,
-    'azimuth-range-to': 360,
-    'elevation-threshold': 10,
-    'visible-only': false,
-    'magnitude-limit': 4.5,
-    time: undefined,
-    frequency: undefined,
-    ...more,
-  })
+  /** The parameters of a request for this observer, parsed by the route's own rules (its defaults), with `more` over them. */
+  const params = (latitude: number, longitude: number, more: Partial<NearbyParams> = {}): NearbyParams => {
+    const query = new URLSearchParams({ latitude: String(latitude), longitude: String(longitude) })
+    return { ...parseParams(nearbyParams, (name) => query.getAll(name)), ...more }
+  }
 
   test('real answers of the engine: basic, extended, with a frequency, visible-only, windows and thresholds, near the epoch and half a year on, empty ones', () => {
     const engine = new NearbyEngine({ defer: (piece) => piece(() => false) })

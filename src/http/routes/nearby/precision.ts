@@ -24,7 +24,6 @@ export const NEARBY_DECIMALS = {
   magnitude: 2,
 } as const
 
-
 /** `x` times 10^decimals, rounded half up to a whole number: the digits of the number the answer shows (`rounded` is this over 10^decimals). */
 export function scaled(x: number, decimals: number): number {
   return Math.round(x * TEN_TO[decimals]!)
