@@ -261,9 +261,10 @@ export class NearbyEngine {
     const nearAnEdge = (angles: { elevationDeg: number; azimuthDeg: number; rangeKm: number }): boolean => {
       const edgeDeg = (EDGE_KM / angles.rangeKm) * RAD_TO_DEG
       if (Math.abs(angles.elevationDeg - query.minElevationDeg) < edgeDeg) return true
+      if (!windowed) return false
       // An azimuth error is the position error over the horizontal distance.
       const azimuthEdgeDeg = edgeDeg / Math.max(1e-9, Math.cos(angles.elevationDeg / RAD_TO_DEG))
-      return windowed && (angleBetween(angles.azimuthDeg, query.azimuthFromDeg) < azimuthEdgeDeg || angleBetween(angles.azimuthDeg, query.azimuthToDeg) < azimuthEdgeDeg)
+      return angleBetween(angles.azimuthDeg, query.azimuthFromDeg) < azimuthEdgeDeg || angleBetween(angles.azimuthDeg, query.azimuthToDeg) < azimuthEdgeDeg
     }
 
     /**
