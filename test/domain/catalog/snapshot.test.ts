@@ -143,6 +143,16 @@ describe('loadSnapshotPath', () => {
     const bad = join(tmp, 'bad.json')
     writeFileSync(bad, '{"stamp": 1')
     await expect(loadSnapshotPath(bad)).rejects.toThrow('is not valid JSON')
+    // A JSON object, but not a bundle: no date to give its data, or no groups. (Other text is read as a group file: catalogFromSnapshot reports it.)
+    for (const [name, text] of [
+      ['undated.json', '{"source":"x","groups":{"stations":""}}'],
+      ['badly-dated.json', '{"stamp":"yesterday","groups":{"stations":""}}'],
+      ['no-groups.json', '{"stamp":"2026-05-30T22:50:00Z","groups":["stations"]}'],
+    ]) {
+      const path = join(tmp, name!)
+      writeFileSync(path, text!)
+      await expect(loadSnapshotPath(path)).rejects.toThrow(`${path} is not a snapshot bundle (needs stamp, source, groups)`)
+    }
   })
 })
 
