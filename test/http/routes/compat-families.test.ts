@@ -304,6 +304,41 @@ describe("the element sets' age in headers (the families' bodies have no field f
     expect(whole.headers.get('sattrack-no-position')).toBeNull()
   })
 
+  test("N2YO's passes leave out a pass the positions end in the middle of: the data shows no set, nor the end of its visibility there", async () => {
+    const epochMs = catalog.get(25544)!.elements.epochMs
+    const iso = (ms: number) => new Date(ms).toISOString()
+    const sydney = { path: '-33.87/151.21/0', query: 'latitude=-33.87&longitude=151.21' }
+    // The ISS's first visible pass over Sydney after its epoch, without an age limit.
+    const open = createApp({ store: new CatalogStore(catalog.withPolicy({ maxElementAgeMs: null })), clock: () => epochMs })
+    const found = await request(open, `/api/v1/satellites/25544/passes?${sydney.query}&visible-only=true&days=3&time=${iso(epochMs)}`)
+    const pass = found.body.data[0]
+    const [riseMs, setMs] = [Date.parse(pass.rise.datetime), Date.parse(pass.set.datetime)]
+    const [fromMs, toMs] = [Date.parse(pass.visibleWindow.from), Date.parse(pass.visibleWindow.to)]
+    // Searches from ten minutes before the rise, with the age limit falling at `cutMs`.
+    const n2yoWith = (cutMs: number) => {
+      const app = createApp({ store: new CatalogStore(catalog.withPolicy({ maxElementAgeMs: cutMs - epochMs })), clock: () => riseMs - 600_000 })
+      return async (kind: 'radiopasses' | 'visualpasses') => (await request(app, `/rest/v1/satellite/${kind}/25544/${sydney.path}/1/0&apiKey=K`)).body.passes
+    }
+    // The limit in the middle of the visible stretch: the native route shows the pass without a set; N2YO's fields have no way to.
+    const midMs = Math.round((fromMs + toMs) / 2)
+    const native = await request(
+      createApp({ store: new CatalogStore(catalog.withPolicy({ maxElementAgeMs: midMs - epochMs })), clock: () => riseMs - 600_000 }),
+      `/api/v1/satellites/25544/passes?${sydney.query}&elevation-threshold=0&days=1`,
+    )
+    expect(native.body.data.length).toBe(1)
+    expect(native.body.data[0].set).toBeNull()
+    const cut = n2yoWith(midMs)
+    expect(await cut('radiopasses')).toEqual([])
+    expect(await cut('visualpasses')).toEqual([])
+    // The limit ten minutes after the set: the whole pass is listed (above the horizon: longer than above 10°).
+    const whole = n2yoWith(setMs + 600_000)
+    const [radio] = await whole('radiopasses')
+    expect(radio.startUTC * 1000).toBeLessThan(riseMs)
+    expect(radio.endUTC * 1000).toBeGreaterThan(setMs)
+    const [visual] = await whole('visualpasses')
+    expect(visual.endUTC * 1000).toBeGreaterThanOrEqual(toMs)
+  })
+
   test("N2YO's above: the oldest element set of the satellites it lists", async () => {
     const r = await request(appWith(), '/rest/v1/satellite/above/48.85/2.35/0/90/0&apiKey=K')
     expect(r.status).toBe(200)

@@ -205,13 +205,18 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
       ? boundedNumber('min_visibility', args.min_visibility, 0, MAX_DAYS * 86_400, { unit: 'seconds' })
       : boundedNumber('min_elevation', args.min_elevation, 0, 90, { unit: 'degrees' })
   const startMs = unixSecondsFloor(nowMs) * 1000
+  const endMs = spanEndMs(startMs, days * DAY_MS)
   // Radio and visual passes are both above the horizon (0°), as N2YO's are.
-  const search: PassSearch = await passesOf(context, catalog, satellite, observer, startMs, spanEndMs(startMs, days * DAY_MS), 0, signal)
+  const search: PassSearch = await passesOf(context, catalog, satellite, observer, startMs, endMs, 0, signal)
   const sky = (instantMs: number) => skyAt(catalog, satellite, observer, instantMs)
+  // Where the satellite's positions begin or end inside the searched time (element age, decay), a pass has no
+  // rise or set there: N2YO's fields cannot say so, so such a pass is left out (Sattrack-No-Position tells why).
+  const beginsWithPositions = (pass: Pass) => pass.rise === null && pass.startMs > startMs
+  const endsWithPositions = (pass: Pass) => pass.set === null && pass.endMs < endMs
   const list: Record<string, number | string>[] = []
   for (const pass of search.passes) {
     if (kind === 'radio') {
-      if (pass.culmination.elevationDeg < minimum) continue
+      if (pass.culmination.elevationDeg < minimum || beginsWithPositions(pass) || endsWithPositions(pass)) continue
       const start = pass.rise ?? { instantMs: pass.startMs, ...sky(pass.startMs) }
       const end = pass.set ?? { instantMs: pass.endMs, ...sky(pass.endMs) }
       if (start.azimuthDeg === undefined || end.azimuthDeg === undefined) continue
@@ -219,6 +224,8 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
       list.push({ ...pointAt('start', start.azimuthDeg, start.instantMs), ...max, ...pointAt('end', end.azimuthDeg, end.instantMs) })
       continue
     }
+    // Likewise a visible stretch that begins or ends with the positions: not where it becomes or stops being visible.
+    if ((beginsWithPositions(pass) && pass.visible[0]?.fromMs === pass.startMs) || (endsWithPositions(pass) && pass.visible.at(-1)?.toMs === pass.endMs)) continue
     const visual = visualPass(pass, minimum, sky)
     if (visual) list.push({ ...visual.start, ...visual.max, ...visual.end, mag: visual.mag, duration: visual.duration })
   }
@@ -328,11 +335,11 @@ const DESCRIPTIONS: Record<Endpoint, { summary: string; description: string }> =
   },
   visualpasses: {
     summary: 'N2YO: visual passes',
-    description: `Passes in the next \`days\` (1..${MAX_DAYS}) above the horizon that are visible to the naked eye (the /passes rule: sunlit, the Sun at or below -6°, magnitude at or below 4.5) for at least \`min_visibility\` seconds. start and end are where it becomes and stops being visible, max the highest point between them, \`mag\` the brightest estimated magnitude while visible (${UNKNOWN_MAGNITUDE} when unknown), \`duration\` the seconds visible.`,
+    description: `Passes in the next \`days\` (1..${MAX_DAYS}) above the horizon that are visible to the naked eye (the /passes rule: sunlit, the Sun at or below -6°, magnitude at or below 4.5) for at least \`min_visibility\` seconds. start and end are where it becomes and stops being visible, max the highest point between them, \`mag\` the brightest estimated magnitude while visible (${UNKNOWN_MAGNITUDE} when unknown), \`duration\` the seconds visible. A pass visible up to where the satellite's positions end (or from where they begin: element age, decay, implausible height) is left out: it does not stop (or become) visible there.`,
   },
   radiopasses: {
     summary: 'N2YO: radio passes',
-    description: `Passes in the next \`days\` (1..${MAX_DAYS}) above the horizon whose highest point is at least \`min_elevation\` degrees: rise, culmination and set. A pass in progress now starts now; one still in progress at the end ends there.`,
+    description: `Passes in the next \`days\` (1..${MAX_DAYS}) above the horizon whose highest point is at least \`min_elevation\` degrees: rise, culmination and set. A pass in progress now starts now; one still in progress at the end ends there. A pass that begins or ends where the satellite's positions do (element age, decay, implausible height) is left out: it has no rise or set there (Sattrack-No-Position says where positions are missing).`,
   },
   above: {
     summary: 'N2YO: satellites above an observer',
