@@ -246,7 +246,7 @@ export function satellitesModule(context: ModuleContext) {
           tags: ['satellites'],
           summary: "A satellite's geoposition",
           description:
-            'Sub-satellite point and height at `time` (default now). 422 when the satellite has no valid position then (see the API rule: SGP4 error, non-finite state, or a height outside 0..1,000,000 km).',
+            'Sub-satellite point and height at `time` (default now). 422 when the satellite has no valid position then (the rule of the introduction: more than `--max-element-age` from its epoch, after its decay, or a height SGP4 gives outside 80 km to its apogee + 10 % + 200 km), with the reason.',
         },
       },
     )
