@@ -66,6 +66,11 @@ export function readableSegment(value: string | null | undefined, url: string): 
   return path.includes('%') && percentDecoded(path) === null ? null : value
 }
 
+/** The first segment of a URL's path that is not valid percent-encoding (of UTF-8), as sent; null when there is none. */
+export function undecodableSegment(url: string): string | null {
+  return requestPath(url).split('/').find((segment) => segment.includes('%') && percentDecoded(segment) === null) ?? null
+}
+
 /** `text` with its percent-escapes decoded, or null when they are not valid percent-encoding of UTF-8. */
 export function percentDecoded(text: string): string | null {
   try {

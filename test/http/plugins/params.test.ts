@@ -267,13 +267,13 @@ describe('every route of the app', () => {
     expect(failures).toEqual([])
   })
 
-  test('a path segment that is not valid percent-encoding fails its parameter\'s rule, saying so', async () => {
+  test('a path segment that is not valid percent-encoding fails its parameter\'s rule, saying so and naming it', async () => {
     const failures: string[] = []
     let checked = 0
     for (const [path, declared] of routes) {
       for (const parameter of declared.filter((p) => p.in === 'path')) {
-        const message = `${refusals(parameter)[0]![1]} (got a path segment that is not valid percent-encoding)`
-        for (const raw of ['%99%2C%F0', '%E0%A4', '%FF']) {
+        for (const raw of ['%99%2C%F0', '%E0%A4', '%FF', '%ZZ', '25544%']) {
+          const message = `${refusals(parameter)[0]![1]} (got "${raw}", which is not valid percent-encoding)`
           const url = urlOf(path, declared, {}).replace(`/${validValue(parameter)}`, `/${raw}`)
           const { status, body } = await request(app, url)
           checked++
