@@ -71,6 +71,18 @@ describe('docs', () => {
       expect(new URL(slash.headers.get('location')!, `http://localhost${path}/`).pathname).toBe(path)
     }
   })
+
+  test('/docs/json and /swagger/json send a client on to the document, /openapi/json', async () => {
+    const spec = await request(app, '/openapi/json')
+    expect(spec.body.openapi).toStartWith('3.')
+    for (const path of ['/docs/json', '/swagger/json']) {
+      const moved = await request(app, path)
+      expect(moved.status).toBe(308)
+      // Relative, so that it holds behind a proxy that serves the service under a prefix.
+      expect(moved.headers.get('location')).toBe('../openapi/json')
+      expect(new URL(moved.headers.get('location')!, `http://localhost${path}`).pathname).toBe('/openapi/json')
+    }
+  })
 })
 
 describe('HEAD, CORS and OPTIONS', () => {

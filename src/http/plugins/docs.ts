@@ -69,6 +69,7 @@ export function docs(version: string, dataNote: () => string, compression: Compr
     if (path.endsWith('/')) return new Response(null, { status: 308, headers: { location: `../${path.split('/').at(-2)}` } })
     return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }
+  const toSpec = () => new Response(null, { status: 308, headers: { location: `..${SPEC_PATH}` } })
   return new Elysia({ name: 'docs' })
     // Registered before the plugin, so it runs for the plugin's own route: the document gains the examples.
     .onAfterHandle(({ request, response }) => {
@@ -104,6 +105,9 @@ export function docs(version: string, dataNote: () => string, compression: Compr
     .get(DOCS_PATHS[0], page, { detail: { hide: true } })
     .get(DOCS_PATHS[1], page, { detail: { hide: true } })
     .get(DOCS_PATHS[2], page, { detail: { hide: true } })
+    // Where other Elysia services keep the document (`/swagger/json`), and beside the page: sent on to it.
+    .get(`${DOCS_PATHS[0]}/json`, toSpec, { detail: { hide: true } })
+    .get(`${DOCS_PATHS[2]}/json`, toSpec, { detail: { hide: true } })
     .get(SCALAR_PATH, ({ request, set }) => scalarAnswers.respond(request, set, scalarAnswers.get(scalarAnswers, 'scalar.js', scalarAnswer)), {
       detail: { hide: true },
     })
