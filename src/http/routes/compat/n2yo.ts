@@ -209,7 +209,7 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
   // Radio and visual passes are both above the horizon (0°), as N2YO's are.
   const search: PassSearch = await passesOf(context, catalog, satellite, observer, startMs, endMs, 0, signal)
   const sky = (instantMs: number) => skyAt(catalog, satellite, observer, instantMs)
-  // Where the satellite's positions begin or end inside the searched time (element age, decay), a pass has no
+  // Where the satellite's positions begin or end inside the searched time (element age, decay, implausible height), a pass has no
   // rise or set there: N2YO's fields cannot say so, so such a pass is left out (Sattrack-No-Position tells why).
   const beginsWithPositions = (pass: Pass) => pass.rise === null && pass.startMs > startMs
   const endsWithPositions = (pass: Pass) => pass.set === null && pass.endMs < endMs
