@@ -551,17 +551,18 @@ describe('HTTP, embedded catalogue', () => {
 
   test('a path segment that is not valid percent-encoding: a 400 naming the parameter and saying so, in the family\'s body on a compatible route', async () => {
     // Bun's router hands such a segment over with U+FFFD in place of the bytes; the message must not quote that as the value sent.
-    const cases: [string, string][] = [
-      ['/api/v1/satellites/%ZZ', 'noradId must be an integer between 1 and 999999999'],
-      ['/api/v1/satellites/%FF/geoposition', 'noradId must be an integer between 1 and 999999999'],
-      ['/api/v1/satellites/25544%E2%82/passes?latitude=0&longitude=0', 'noradId must be an integer between 1 and 999999999'],
-      ['/v1/satellites/%ZZ', 'id must be a NORAD catalog number: an integer between 1 and 999999999'],
-      ['/v1/coordinates/%ZZ,1', 'coordinates must be latitude,longitude in degrees (-90..90, -180..180)'],
+    const cases: [string, string, string][] = [
+      ['/api/v1/satellites/%ZZ', 'noradId must be an integer between 1 and 999999999', '%ZZ'],
+      ['/api/v1/satellites/%FF/geoposition', 'noradId must be an integer between 1 and 999999999', '%FF'],
+      ['/api/v1/satellites/25544%E2%82/passes?latitude=0&longitude=0', 'noradId must be an integer between 1 and 999999999', '25544%E2%82'],
+      ['/v1/satellites/%ZZ', 'id must be a NORAD catalog number: an integer between 1 and 999999999', '%ZZ'],
+      ['/v1/coordinates/%ZZ,1', 'coordinates must be latitude,longitude in degrees (-90..90, -180..180)', '%ZZ,1'],
     ]
-    for (const [path, rule] of cases) {
+    for (const [path, rule, sent] of cases) {
       const r = await call(base, path)
       expect({ path, status: r.status }).toEqual({ path, status: 400 })
-      expect({ path, text: r.text }).toEqual({ path, text: expect.stringContaining(`${rule} (got a path segment that is not valid percent-encoding)`) })
+      // The segment as sent, quoted (JSON escapes the quotes).
+      expect({ path, text: r.text }).toEqual({ path, text: expect.stringContaining(`${rule} (got \\"${sent}\\", which is not valid percent-encoding)`) })
       expect(r.json).toEqual(path.startsWith('/v1/') ? { error: expect.any(String), status: 400 } : { message: expect.any(String), statusCode: 400 })
     }
     // A valid escape of a character that is not a digit is quoted as sent.

@@ -18,6 +18,7 @@
  * HTTP does not define for this kind of resource (not in STANDARD_METHODS)
  * is a 501 on an unknown path and a 405 on a known one.
  */
+import { shown } from '../../web/instant.ts'
 
 /** Headers of every answer a script on another origin may read besides the CORS-safelisted ones: for conditional requests and backing off. */
 export const EXPOSED_HEADERS = ['ETag', 'Retry-After'] as const
@@ -66,9 +67,10 @@ export function readableSegment(value: string | null | undefined, url: string): 
   return path.includes('%') && percentDecoded(path) === null ? null : value
 }
 
-/** The first segment of a URL's path that is not valid percent-encoding (of UTF-8), as sent; null when there is none. */
-export function undecodableSegment(url: string): string | null {
-  return requestPath(url).split('/').find((segment) => segment.includes('%') && percentDecoded(segment) === null) ?? null
+/** What a 400 says of a URL whose path has a segment that is not valid percent-encoding (of UTF-8): the first such segment, quoted as sent. */
+export function undecodableSegmentNote(url: string): string {
+  const segment = requestPath(url).split('/').find((s) => s.includes('%') && percentDecoded(s) === null)
+  return `got ${segment === undefined ? 'a path segment' : `"${shown(segment)}"`}, which is not valid percent-encoding`
 }
 
 /** `text` with its percent-escapes decoded, or null when they are not valid percent-encoding of UTF-8. */
@@ -96,4 +98,4 @@ export function hostProblem(host: string): string | null {
 }
 
 /** How a refusal quotes a client-sent value, shared with the page (src/web/instant.ts). */
-export { shown } from '../../web/instant.ts'
+export { shown }

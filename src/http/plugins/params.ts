@@ -8,7 +8,7 @@ import { Type } from '@sinclair/typebox'
 import { type TSchema, t } from 'elysia'
 import { MAX_NORAD_ID } from '../../domain/catalog/omm.ts'
 import { INSTANT_RULE, parseInstant } from '../../web/instant.ts'
-import { percentDecoded, readableSegment, shown, undecodableSegment } from './edge.ts'
+import { percentDecoded, readableSegment, shown, undecodableSegmentNote } from './edge.ts'
 
 /** The `time` rule, shared with the page (src/web/instant.ts). */
 export { parseInstant, TIME_MAX_MS, TIME_MIN_MS } from '../../web/instant.ts'
@@ -240,11 +240,7 @@ export function routeParams<Q extends Record<string, ParamSpec> = {}, P extends 
             const value = raw[name]
             if (value === undefined) return NONE
             const segment = readableSegment(value, request.url)
-            if (segment === null) {
-              const sent = undecodableSegment(request.url)
-              const got = sent === null ? 'a path segment' : `"${shown(sent)}"`
-              throw new ApiError(400, `${describe(name, spec.params![name]!)} (got ${got}, which is not valid percent-encoding)`)
-            }
+            if (segment === null) throw new ApiError(400, `${describe(name, spec.params![name]!)} (${undecodableSegmentNote(request.url)})`)
             return [decodePathSegment(segment)]
           }
           Object.assign(params, parseEntries(pathEntries, valuesOf))

@@ -7,7 +7,7 @@ import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { type LookAngles, lookAngles, type Observer } from '../../../domain/orbit/sky.ts'
 import { Busy } from '../../../io/heavy-work.ts'
-import { EXPOSED_HEADERS, readableSegment, shown } from '../../plugins/edge.ts'
+import { EXPOSED_HEADERS, readableSegment, shown, undecodableSegmentNote } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import type { ModuleContext } from '../common.ts'
@@ -46,7 +46,7 @@ export function boundedNumber(name: string, raw: string | null | undefined, min:
  */
 export function pathParam(request: Request, name: string, value: string | null | undefined, rule: string): string {
   const segment = readableSegment(value, request.url)
-  if (segment === null) throw new ApiError(400, `${name} must be ${rule} (got a path segment that is not valid percent-encoding)`)
+  if (segment === null) throw new ApiError(400, `${name} must be ${rule} (${undecodableSegmentNote(request.url)})`)
   return segment
 }
 
