@@ -33,6 +33,8 @@ export function html<K extends keyof HTMLElementTagNameMap>(
 const timeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' })
 const shortTimeFormat = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' })
 const dateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' })
+/** With the year: for the instant the page is pinned to, which may be any year the service answers for. */
+const fullDateFormat = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' })
 
 export const timeZoneName = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time'
 export const formatTime = (iso: string) => timeFormat.format(new Date(iso))
@@ -46,9 +48,9 @@ export function formatTimeSpan(fromIso: string, toIso: string): string {
 const zoneFormat = new Intl.DateTimeFormat(undefined, { timeZoneName: 'short' })
 /** "UTC", "CEST", "GMT+2": the zone the page's times are in, at `iso`. */
 export const zoneAt = (iso: string) => zoneFormat.formatToParts(new Date(iso)).find((p) => p.type === 'timeZoneName')?.value ?? ''
-/** A readable date and time; text that is no date (a mistyped `time` in the link) is shown as given. */
+/** A readable date (with its year) and time; text that is no date (a mistyped `time` in the link) is shown as given. */
 export const formatDateTime = (iso: string) =>
-  Number.isNaN(Date.parse(iso)) ? `"${iso}"` : `${formatDate(iso)} ${formatTime(iso)} ${zoneAt(iso)}`.trim()
+  Number.isNaN(Date.parse(iso)) ? `"${iso}"` : `${fullDateFormat.format(new Date(iso))} ${formatTime(iso)} ${zoneAt(iso)}`.trim()
 
 /** A magnitude as people write it: one decimal and a true minus sign (−3.7, +1.2). */
 export function formatMagnitude(magnitude: number): string {

@@ -39,6 +39,8 @@ import { type TonightOrder, TonightView } from './tonight.ts'
 
 /** How often the live views ask again. */
 const REFRESH_MS = 5_000
+/** How often the freshness line is read again. */
+const FRESHNESS_MS = 60_000
 const TRACK_STEP_S = 60
 const ISS = 25544
 const SATELLITE_KEY = 'sattrack.satellite'
@@ -252,13 +254,27 @@ async function refreshSky(): Promise<void> {
   }
 }
 
-/** The data's date and age, always shown; when stale, what that means and a link to the sky at the data's own time. */
+/** The freshness line's summary, and what else it shows (rebuilt only when that changes: advice folded away stays so). */
+let freshnessSummary: Text | null = null
+let freshnessShape = ''
+
+/**
+ * The data's date and age, always shown; when stale, what that means and a link to the sky at the data's own time.
+ * Read again every FRESHNESS_MS: the data ages while the page is open, and a refresh or a reload replaces it.
+ */
 async function loadFreshness(): Promise<void> {
   const line = byId('freshness')
   try {
     const freshness = await fetchFreshness()
+    const shape = JSON.stringify([freshness.stale, freshness.advice, freshness.dataTime])
+    if (freshnessSummary && shape === freshnessShape) {
+      freshnessSummary.data = freshness.summary
+      return
+    }
+    freshnessShape = shape
+    freshnessSummary = document.createTextNode(freshness.summary)
     line.classList.toggle('stale', freshness.stale)
-    line.replaceChildren(freshness.summary)
+    line.replaceChildren(freshnessSummary)
     if (freshness.stale && freshness.advice) {
       // On a phone the full advice folds away, so the page is not all header; what to do stays in sight.
       const advice = html('details', {}, html('summary', {}, 'What to do: load newer data (--refresh-url, --snapshot FILE, make snapshot)'), ' ', freshness.advice)
@@ -274,6 +290,7 @@ async function loadFreshness(): Promise<void> {
       line.append(' ', advice, ' ', link)
     }
   } catch (error) {
+    freshnessSummary = null
     line.textContent = `The data's age is unknown: ${failureText(error)}.`
   }
 }
@@ -519,6 +536,7 @@ async function start(): Promise<void> {
   // A link with unusable coordinates keeps its message: the browser's location is asked for only on "Use my location".
   if (!state.observer && typeof fromUrl !== 'string') await useBrowserLocation()
   setInterval(tick, REFRESH_MS)
+  setInterval(() => void loadFreshness(), FRESHNESS_MS)
   document.addEventListener('visibilitychange', () => {
     if (!document.hidden) tick()
   })

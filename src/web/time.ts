@@ -6,13 +6,24 @@
  */
 import { serviceClockReady, serviceNow } from './clock.ts'
 import { byId } from './dom.ts'
+import { TIME_MAX_MS, TIME_MIN_MS } from './instant.ts'
 
-const pad = (n: number) => String(n).padStart(2, '0')
+const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
-/** An instant as a datetime-local value (the browser's zone, to the minute). */
+/** An instant as a datetime-local value (the browser's zone, to the minute; the year in four digits, as the input needs). */
 export function localInputValue(iso: string): string {
   const d = new Date(iso)
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+  return `${pad(d.getFullYear(), 4)}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`
+}
+
+/**
+ * The instant (ms) a datetime-local value names, or null when it is none the service answers for. While a
+ * year is typed digit by digit, the browser reports each step as a whole value (year 0002, 0020, 0202, then
+ * 2026): those before the last are outside the service's range and are not chosen.
+ */
+export function typedInstantMs(value: string): number | null {
+  const ms = Date.parse(value) // a datetime-local value is read in the browser's zone
+  return ms >= TIME_MIN_MS && ms <= TIME_MAX_MS ? ms : null
 }
 
 export class TimeControl {
@@ -23,8 +34,8 @@ export class TimeControl {
   constructor(private readonly onChange: (time: string | undefined) => void) {
     byId<HTMLFormElement>('time-form').addEventListener('submit', (e) => e.preventDefault())
     this.input.addEventListener('change', () => {
-      const ms = Date.parse(this.input.value) // a datetime-local value is read in the browser's zone
-      if (Number.isFinite(ms)) this.choose(new Date(ms).toISOString())
+      const ms = typedInstantMs(this.input.value)
+      if (ms !== null) this.choose(new Date(ms).toISOString())
     })
     this.now.addEventListener('click', () => this.choose(undefined))
     for (const button of document.querySelectorAll<HTMLButtonElement>('#time-form button[data-step-minutes]')) {

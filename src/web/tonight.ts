@@ -26,6 +26,8 @@ export function ordered(passes: readonly SkyPass[], order: TonightOrder, from: s
 export class TonightView {
   private readonly body = byId<HTMLTableElement>('tonight-table').tBodies[0]!
   private readonly summary = byId('tonight-summary')
+  /** The satellites left out for their elements' age or decay (the API's notice): as on the sky view, above all else. */
+  private readonly notice = byId('tonight-notice')
   private readonly calendar = byId<HTMLAnchorElement>('tonight-calendar')
   private answer: SkyPassesAnswer | null = null
   private order: TonightOrder = 'brightness'
@@ -51,6 +53,7 @@ export class TonightView {
 
   message(text: string): void {
     this.answer = null
+    this.notice.hidden = true
     this.summary.textContent = text
     this.body.replaceChildren()
     this.calendar.hidden = true
@@ -66,10 +69,17 @@ export class TonightView {
     for (const span of metadata.noPosition) (spansOf.get(span.noradId) ?? spansOf.set(span.noradId, []).get(span.noradId)!).push(span)
     const partly = spansOf.size
     const gaps = partly === 0 ? '' : ` ${partly.toLocaleString('en')} satellites have no position for part of this time (elements too far from it, or decayed): no pass of theirs is shown there.`
+    this.notice.textContent = metadata.notice ?? ''
+    this.notice.hidden = metadata.notice === undefined
+    const rule = `visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}`
+    const searched = `${metadata.satellites.toLocaleString('en')} satellite${metadata.satellites === 1 ? '' : 's'}`
+    // No satellite with a position in the time: no statement about passes can be made ("no pass" would be one).
     this.summary.textContent =
-      answer.data.length === 0
-        ? `No pass visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}.${gaps}${metadata.notice ? ` ${metadata.notice}` : ''}`
-        : `${answer.data.length} pass${answer.data.length === 1 ? '' : 'es'} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}, out of ${metadata.satellites.toLocaleString('en')} satellites.${gaps}`
+      metadata.satellites === 0
+        ? `Passes cannot be worked out from ${window}: no satellite has a position then (see above).`
+        : answer.data.length === 0
+          ? `No pass ${rule}, out of ${searched}.${gaps}`
+          : `${answer.data.length} pass${answer.data.length === 1 ? '' : 'es'} ${rule}, out of ${searched}.${gaps}`
     this.body.replaceChildren(...ordered(answer.data, this.order, metadata.from).map((pass) => this.row(pass, spansOf.get(pass.noradId) ?? [])))
   }
 

@@ -454,6 +454,25 @@ describe('the page in Chromium', () => {
     }
   })
 
+  test('a date typed into the Instant field, the year digit by digit, pins the page to it; the status names the year', async () => {
+    const { context, page, log } = await openPage({ locale: 'en-US', timezoneId: 'UTC' })
+    try {
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}&time=2026-05-31T21:30:00Z#sky`)
+      await waitReady(page, 'sky')
+      // en-US: month, day, year. Each digit of the year is reported as a whole value (0002, 0020, 0202, 2026).
+      await page.click('#time-input', { position: { x: 12, y: 10 } })
+      for (const part of ['06', '01', '2026']) await page.keyboard.type(part, { delay: 50 })
+      await page.waitForFunction(() => new URLSearchParams(location.search).get('time') === '2026-06-01T21:30:00.000Z', undefined, { timeout: 10_000 })
+      expect(await page.inputValue('#time-input')).toBe('2026-06-01T21:30')
+      expect(await page.textContent('#status')).toMatch(/pinned to .*2026/)
+      // No year the service refuses was asked for on the way.
+      const asked = log.requests.map((u) => new URL(u).searchParams.get('time')).filter((t) => t !== null)
+      expect(asked.filter((t) => !t!.startsWith('2026-'))).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   test("a link's time without a zone is refused as the API refuses it, never shown as pinned; the page follows now", async () => {
     const { context, page, log } = await openPage()
     try {
@@ -517,6 +536,55 @@ describe('the page in Chromium', () => {
       const answer = await call(base, `/api/v1/satellites/25544/geoposition?time=${encodeURIComponent(text)}`)
       if (web === null) expect({ text, status: answer.status, message: answer.json.message }).toEqual({ text, status: 400, message: instantRefusal(text) })
       else expect({ text, status: answer.status }).not.toEqual({ text, status: 400 })
+    }
+  })
+
+  test('the freshness line is read again every minute (the data ages while the page is open), keeping the advice as folded', async () => {
+    const { context, page } = await openPage()
+    try {
+      let reads = 0
+      let summary = 'first reading'
+      // The service's own answer, with the summary replaced: what a later reading would say after the data aged.
+      await page.route('**/api/v1/service/status', async (route) => {
+        reads++
+        const answer = await route.fetch()
+        const body = await answer.json()
+        body.catalog.freshness.summary = summary
+        await route.fulfill({ response: answer, json: body })
+      })
+      await page.clock.install()
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}#sky`)
+      await page.waitForFunction(() => document.getElementById('freshness')?.textContent?.startsWith('first reading'))
+      await page.evaluate(() => {
+        document.querySelector<HTMLDetailsElement>('#freshness details')!.open = false
+      })
+      const before = reads
+      summary = 'a later reading'
+      await page.clock.runFor(61_000)
+      await page.waitForFunction(() => document.getElementById('freshness')?.textContent?.startsWith('a later reading'))
+      expect(reads).toBeGreaterThan(before)
+      expect(await page.evaluate(() => document.querySelector<HTMLDetailsElement>('#freshness details')!.open)).toBe(false)
+      expect(await page.isVisible('#at-data-time')).toBe(true)
+    } finally {
+      await context.close()
+    }
+  })
+
+  test('Tonight with every satellite refused (the data months old at now): the notice first, and no "no pass" it cannot support', async () => {
+    const { context, page } = await openPage()
+    try {
+      await page.goto(`${base}/?lat=${OBSERVER.latitude}&lon=${OBSERVER.longitude}#tonight`)
+      await waitReady(page, 'tonight')
+      const from = (await page.getAttribute('#view-tonight', 'data-from'))!
+      const answer = (await call(base, `/api/v1/passes?latitude=${OBSERVER.latitude}&longitude=${OBSERVER.longitude}&time=${encodeURIComponent(from)}&hours=12&visible-only=true`)).json
+      expect(answer.metadata.satellites).toBe(0)
+      expect(await page.isVisible('#tonight-notice')).toBe(true)
+      expect(await page.textContent('#tonight-notice')).toBe(answer.metadata.notice)
+      const summary = (await page.textContent('#tonight-summary'))!
+      expect(summary).toStartWith('Passes cannot be worked out from ')
+      expect(summary).not.toContain('No pass')
+    } finally {
+      await context.close()
     }
   })
 
