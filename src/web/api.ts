@@ -31,6 +31,8 @@ export interface SkySatellite {
   visible: boolean
   observerDaytime: boolean
   satelliteSunlit: boolean
+  /** days from the element set's epoch to the instant (negative before it) */
+  elementAgeDays: number
 }
 
 export interface NearbyAnswer {
@@ -47,6 +49,8 @@ export interface Geoposition {
   /** km */
   altitude: number
   datetime: string
+  /** days from the element set's epoch to the instant */
+  elementAgeDays: number
 }
 
 export interface TrackPoint {
@@ -100,6 +104,8 @@ export interface PassesAnswer {
     elevationThreshold: number
     magnitudeLimit: number
     noPosition: NoPositionSpan[]
+    /** days from the element set's epoch to the start of the search */
+    elementAgeDays: number
   }
 }
 

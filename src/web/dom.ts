@@ -52,6 +52,11 @@ export const zoneAt = (iso: string) => zoneFormat.formatToParts(new Date(iso)).f
 export const formatDateTime = (iso: string) =>
   Number.isNaN(Date.parse(iso)) ? `"${iso}"` : `${fullDateFormat.format(new Date(iso))} ${formatTime(iso)} ${zoneAt(iso)}`.trim()
 
+/** How old a satellite's elements are at the instant shown: "180.1 days old", or how long before their epoch it is. */
+export function formatElementAge(days: number): string {
+  return days >= 0 ? `${days.toFixed(1)} days old` : `their epoch ${(-days).toFixed(1)} days later`
+}
+
 /** A magnitude as people write it: one decimal and a true minus sign (−3.7, +1.2). */
 export function formatMagnitude(magnitude: number): string {
   const text = Math.abs(magnitude).toFixed(1)

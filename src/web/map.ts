@@ -7,7 +7,7 @@
  * it in the middle of the map by moving the view box, with no seam.
  */
 import type { Geoposition, Observer, TrackPoint } from './api.ts'
-import { byId, formatTime, svg } from './dom.ts'
+import { byId, formatElementAge, formatTime, svg } from './dom.ts'
 import { footprint, MAP_HEIGHT, MAP_WIDTH, mapPath, mapXY, nightPolygon, splitAtAntimeridian, splitAtGaps, subsolarPoint } from './geometry.ts'
 
 export const TRACK_HALF_SPAN_MS = 90 * 60_000
@@ -166,5 +166,5 @@ export function mapSummary(name: string, position: Geoposition | null, instant: 
   if (!position) return `${name}: no position at ${formatTime(instant.toISOString())}${refusal ? `: ${refusal.replace(/^satellite \d+ has no valid position at \S+: /, '')}` : ''}.`
   const lat = `${Math.abs(position.latitude).toFixed(1)}°${position.latitude >= 0 ? 'N' : 'S'}`
   const lon = `${Math.abs(position.longitude).toFixed(1)}°${position.longitude >= 0 ? 'E' : 'W'}`
-  return `${name} (${position.noradId}) over ${lat} ${lon}, ${Math.round(position.altitude).toLocaleString('en')} km up, at ${formatTime(position.datetime)}.${trackNote}`
+  return `${name} (${position.noradId}) over ${lat} ${lon}, ${Math.round(position.altitude).toLocaleString('en')} km up, at ${formatTime(position.datetime)} (elements ${formatElementAge(position.elementAgeDays)}).${trackNote}`
 }

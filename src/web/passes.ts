@@ -1,6 +1,6 @@
 /** The passes view: the next passes of one satellite over the observer, the naked-eye visible ones marked. */
 import type { NoPositionSpan, Pass, PassesAnswer, PassPoint, TimeSpan } from './api.ts'
-import { byId, formatDate, formatMagnitude, formatShortTime, formatTime, formatTimeSpan, html, svg } from './dom.ts'
+import { byId, formatDate, formatElementAge, formatMagnitude, formatShortTime, formatTime, formatTimeSpan, html, svg } from './dom.ts'
 import { compassPoint } from './geometry.ts'
 
 const STAR = 'M0-5.5 1.6-1.6 5.5 0 1.6 1.6 0 5.5-1.6 1.6-5.5 0-1.6-1.6z'
@@ -80,6 +80,7 @@ export class PassesView {
       (passes.length === 0
         ? `${metadata.name}: no pass above ${threshold} in the next ${span}.`
         : `${metadata.name}: ${passes.length} pass${passes.length === 1 ? '' : 'es'} above ${threshold} in the next ${span}, ${visible} visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter).`) +
+      ` Elements ${formatElementAge(metadata.elementAgeDays)} at the start.` +
       noPositionText(spans)
     this.body.replaceChildren(
       ...passes.map((pass) =>

@@ -4,7 +4,7 @@
  * same satellites as text.
  */
 import type { NearbyAnswer, SkySatellite } from './api.ts'
-import { byId, formatMagnitude, formatTime, html, svg } from './dom.ts'
+import { byId, formatElementAge, formatMagnitude, formatTime, html, svg } from './dom.ts'
 import { compassPoint, SKY_RADIUS, skyXY } from './geometry.ts'
 
 export type SortKey = 'name' | 'noradId' | 'azimuth' | 'elevation' | 'range' | 'magnitude' | 'state'
@@ -285,6 +285,7 @@ export class SkyView {
         ...row('Sunlit', s.satelliteSunlit ? 'yes' : "no (in Earth's shadow)"),
         ...row('Magnitude', s.magnitude === null ? "– (in Earth's shadow)" : `${formatMagnitude(s.magnitude)} (estimate, ±1)`),
         ...row('Naked eye', s.visible ? 'visible' : s.satelliteSunlit && !s.observerDaytime ? 'not visible (too faint or sky not dark)' : 'not visible'),
+        ...row('Elements', formatElementAge(s.elementAgeDays)),
       ),
       html(
         'p',

@@ -29,6 +29,7 @@ interface SkyEntry {
   azimuth: number
   elevation: number
   visible: boolean
+  elementAgeDays: number
 }
 
 let service: Service
@@ -350,6 +351,8 @@ describe('the page in Chromium', () => {
       await expect(details.innerText()).resolves.toContain(loneliest.name)
       expect(await details.innerText()).toContain(String(loneliest.noradId))
       for (const label of ['Azimuth', 'Elevation', 'Range', 'Sunlit', 'Magnitude']) expect(await details.innerText()).toContain(label)
+      // How old its elements are at the instant shown, as the API says.
+      expect(await details.innerText()).toMatch(new RegExp(`Elements\\s+${loneliest.elementAgeDays.toFixed(1)} days old`))
       await page.mouse.down()
       await page.mouse.up()
       await page.mouse.move(2, 2)
