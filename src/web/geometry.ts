@@ -171,9 +171,10 @@ export function sunAltitudeDeg(latitudeDeg: number, longitudeDeg: number, instan
 /**
  * When "tonight" starts for the Tonight view: `instant` itself when the Sun is
  * already at or below -6° there, else the next moment it gets there (to the
- * minute) within a day; `instant` when it does not (the midnight sun).
+ * minute) within a day; null when it does not (the midnight sun, or a polar
+ * summer's twilight): no night, so nothing can be visible to the naked eye.
  */
-export function nightStart(latitudeDeg: number, longitudeDeg: number, instant: Date): Date {
+export function nightStart(latitudeDeg: number, longitudeDeg: number, instant: Date): Date | null {
   if (sunAltitudeDeg(latitudeDeg, longitudeDeg, instant) <= -6) return instant
   const step = 5 * 60_000
   for (let t = instant.getTime() + step; t <= instant.getTime() + 86_400_000; t += step) {
@@ -184,5 +185,5 @@ export function nightStart(latitudeDeg: number, longitudeDeg: number, instant: D
       return new Date(minute)
     }
   }
-  return instant
+  return null
 }

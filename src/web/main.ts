@@ -465,7 +465,16 @@ async function refreshTonight(): Promise<void> {
   const time = state.time
   if (time === undefined) await serviceClockReady()
   if (observer !== state.observer || time !== state.time) return
-  const from = nightStart(observer.latitude, observer.longitude, new Date(state.time ?? serviceNow()))
+  const start = new Date(state.time ?? serviceNow())
+  const from = nightStart(observer.latitude, observer.longitude, start)
+  if (from === null) {
+    // Searching the daylight would only say "no pass visible", as if the sky had been looked at by night.
+    tonightRequest?.abort()
+    tonightKey = ''
+    tonight.message(`No night here within a day of ${formatDateTime(start.toISOString())}: the Sun stays above 6° below the horizon, so no satellite can be seen with the naked eye.`)
+    byId('view-tonight').dataset.ready = 'true'
+    return
+  }
   // Now moves on by the second: the same night is not asked for again within its first hour.
   const key = `${observer.latitude},${observer.longitude},${state.time ?? Math.floor(from.getTime() / 3_600_000)}`
   if (key === tonightKey) return

@@ -573,6 +573,18 @@ describe('the page in Chromium', () => {
     }
   })
 
+  test('Tonight under the midnight sun says there is no night, without searching the daylight', async () => {
+    const { context, page, log } = await openPage()
+    try {
+      await page.goto(`${base}/?lat=78.22&lon=15.65&time=2026-06-01T12:00:00Z#tonight`)
+      await waitReady(page, 'tonight')
+      expect(await page.textContent('#tonight-summary')).toStartWith('No night here within a day of ')
+      expect(log.requests.filter((u) => new URL(u).pathname === '/api/v1/passes')).toEqual([])
+    } finally {
+      await context.close()
+    }
+  })
+
   test('Tonight with every satellite refused (the data months old at now): the notice first, and no "no pass" it cannot support', async () => {
     const { context, page } = await openPage()
     try {
@@ -605,8 +617,8 @@ describe('the page in Chromium', () => {
       const after = await serviceNow()
       const from = Date.parse((await page.getAttribute('#view-tonight', 'data-from'))!)
       // Tonight as the service's clock has it (to the minute; now itself when it is already dark).
-      expect(from).toBeGreaterThanOrEqual(nightStart(OBSERVER.latitude, OBSERVER.longitude, new Date(before - 2_000)).getTime() - 120_000)
-      expect(from).toBeLessThanOrEqual(nightStart(OBSERVER.latitude, OBSERVER.longitude, new Date(after + 2_000)).getTime() + 120_000)
+      expect(from).toBeGreaterThanOrEqual(nightStart(OBSERVER.latitude, OBSERVER.longitude, new Date(before - 2_000))!.getTime() - 120_000)
+      expect(from).toBeLessThanOrEqual(nightStart(OBSERVER.latitude, OBSERVER.longitude, new Date(after + 2_000))!.getTime() + 120_000)
 
       // +1 h from Now: an hour after the service's now, not the browser's.
       await page.click('#tab-sky')
