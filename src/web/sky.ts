@@ -141,12 +141,15 @@ export class SkyView {
       const daytime = all[0]?.observerDaytime
       const light = daytime === undefined ? '' : daytime ? ' · daylight at the observer: nothing is visible to the naked eye' : ''
       // Satellites without a position at this instant are not "nothing above": the count says so.
-      const left = this.answer.metadata.leftOut
-      const leftOut = left ? left.elementAge + left.decayed : 0
-      const refused = leftOut > 0 ? ` · ${leftOut} satellites left out: no position at this instant (elements too far from it, or decayed)` : ''
-      this.summary.textContent =
-        `${this.drawn.length} of ${all.length} satellites above 10° drawn, ${visible} visible to the naked eye (magnitude ${formatMagnitude(this.answer.metadata.magnitudeLimit)} or brighter) · ` +
-        `${formatTime(this.answer.observer.datetime)}${light}${refused}`
+      const left = this.answer.metadata.leftOut ?? { elementAge: 0, decayed: 0 }
+      const leftOut = left.elementAge + left.decayed
+      const reasons = [left.elementAge > 0 ? `${left.elementAge} for their elements' age` : '', left.decayed > 0 ? `${left.decayed} decayed` : ''].filter(Boolean).join(', ')
+      const refused = leftOut > 0 ? ` · ${leftOut} satellites left out: no position at this instant (${reasons})` : ''
+      const drawn =
+        all.length === 0
+          ? 'No satellite above 10° to draw'
+          : `${this.drawn.length} of ${all.length} satellites above 10° drawn, ${visible} visible to the naked eye (magnitude ${formatMagnitude(this.answer.metadata.magnitudeLimit)} or brighter)`
+      this.summary.textContent = `${drawn} · ${formatTime(this.answer.observer.datetime)}${light}${refused}`
     }
     this.renderTable()
     this.renderHighlight()
@@ -186,7 +189,9 @@ export class SkyView {
     if (rows.length === 0 && this.answer) {
       const empty =
         this.answer.metadata.notice !== undefined
-          ? 'No satellite shown: most have no position at this instant (see the notice above).'
+          ? this.answer.satellites.length === 0
+            ? 'No satellite shown: none with a position at this instant is above 10°, and the others are left out (see the notice above).'
+            : 'No satellite shown: most have no position at this instant (see the notice above).'
           : this.answer.satellites.length === 0
             ? 'No satellite above 10° at this instant.'
             : 'No satellite matches the filter.'

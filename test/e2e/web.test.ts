@@ -755,8 +755,12 @@ describe('the page in Chromium', () => {
       expect(await page.isVisible('#sky-notice')).toBe(true)
       expect(await page.textContent('#sky-notice')).toMatch(/satellites are left out: \d+ have elements more than 30 days from .*, \d+ have decayed by then/)
       // The summary and the table say the satellites have no position, not that none is above or none matches a filter.
-      expect(await page.textContent('#view-sky')).toMatch(/· \d+ satellites left out: no position at this instant/)
-      expect(await page.textContent('#view-sky')).toContain('No satellite shown: most have no position at this instant (see the notice above).')
+      const left = (await call(base, `/api/v1/satellites/nearby?latitude=${OBSERVER.latitude}&longitude=${OBSERVER.longitude}`)).json.metadata.leftOut
+      expect(await page.textContent('#sky-summary')).toStartWith('No satellite above 10° to draw · ')
+      expect(await page.textContent('#sky-summary')).toContain(
+        ` · ${left.elementAge + left.decayed} satellites left out: no position at this instant (${left.elementAge} for their elements' age, ${left.decayed} decayed)`,
+      )
+      expect(await page.textContent('#view-sky')).toContain('No satellite shown: none with a position at this instant is above 10°, and the others are left out (see the notice above).')
       expect(await page.textContent('#view-sky')).not.toContain('No satellite matches the filter.')
       await page.screenshot({ path: join(RESULTS, 'web-stale.png') })
       // The map says why the ISS has no position, not only that it has none.
