@@ -535,7 +535,11 @@ async function start(): Promise<void> {
     if (typeof fromUrl === 'string') {
       const alsoTime = timeRefusal ? ` ${timeRefusalText()}` : ''
       setStatus(`The link's coordinates are not usable: ${fromUrl}.${remembered ? '' : ' Type your latitude and longitude above, or use your location.'}${alsoTime}`, true)
-      if (!remembered) latInput.focus()
+      if (!remembered) {
+        // The view says why it is empty too, as when the browser's location is refused.
+        sky.clear(`No observer yet: the link's coordinates are not usable (${fromUrl}); type coordinates or use your location.`)
+        latInput.focus()
+      }
     }
   }
   if (state.observer && isPhone()) settings.open = false

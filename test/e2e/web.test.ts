@@ -428,6 +428,8 @@ describe('the page in Chromium', () => {
       await page.waitForTimeout(500)
       expect(await page.textContent('#status')).toBe('The link\'s coordinates are not usable: latitude must be a number between -90 and 90 (got "95"). Type your latitude and longitude above, or use your location.')
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('lat')
+      // The empty sky says why, as when the browser's location is refused.
+      expect(await page.textContent('#sky-summary')).toStartWith("No observer yet: the link's coordinates are not usable (latitude must be")
       const api = (await call(base, '/api/v1/satellites/nearby?latitude=95&longitude=2')).json.message
       expect(await page.textContent('#status')).toContain(api)
       await page.fill('#lat', '48.85')
