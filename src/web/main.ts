@@ -342,6 +342,10 @@ for (const f of satelliteForms) {
   ;(f.elements.namedItem('satellite') as HTMLInputElement).value = String(state.satellite)
   const input = f.elements.namedItem('satellite') as HTMLInputElement
   suggestAsTyped(input, byId<HTMLDataListElement>('satellite-choices'))
+  // What the search found wrong, under its own form: the status line keeps the observer and the instant in sight.
+  const problem = html('p', { class: 'form-problem', role: 'alert' })
+  problem.hidden = true
+  f.after(problem)
   f.addEventListener('submit', async (e) => {
     e.preventDefault()
     let id: number | string
@@ -351,11 +355,12 @@ for (const f of satelliteForms) {
       id = `The search failed: ${failureText(error)}.`
     }
     if (typeof id === 'string' || id < 1 || id > 999_999_999) {
-      setStatus(typeof id === 'string' ? id : 'A NORAD catalogue number is a whole number from 1, such as 25544 (the ISS).', true)
+      problem.textContent = typeof id === 'string' ? id : 'A NORAD catalogue number is a whole number from 1, such as 25544 (the ISS).'
+      problem.hidden = false
       input.focus()
       return
     }
-    describeObserver()
+    problem.hidden = true
     chooseSatellite(id)
   })
 }

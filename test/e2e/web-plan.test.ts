@@ -163,7 +163,9 @@ describe.each([
       }
       await page.fill(field, 'no such satellite at all')
       await page.press(field, 'Enter')
-      await page.waitForFunction(() => /No satellite in the catalogue matches/.test(document.getElementById('status')?.textContent ?? ''))
+      // Said under the search's own form; the status line keeps the observer and the instant.
+      await page.waitForFunction(() => [...document.querySelectorAll('.form-problem')].some((p) => !(p as HTMLElement).hidden && /No satellite in the catalogue matches/.test(p.textContent ?? '')))
+      expect(await page.textContent('#status')).toMatch(/^Observer /)
       expectClean(opened)
     } finally {
       await context.close()
