@@ -476,7 +476,7 @@ async function refreshTonight(): Promise<void> {
     // Searching the daylight would only say "no pass visible", as if the sky had been looked at by night.
     tonightRequest?.abort()
     tonightKey = ''
-    tonight.message(`No night here within a day of ${formatDateTime(start.toISOString())}: the Sun stays above 6° below the horizon, so no satellite can be seen with the naked eye.`)
+    tonight.message(`No night here within a day of ${formatDateTime(start.toISOString())}: the Sun does not get 6° below the horizon, so no satellite can be seen with the naked eye.`)
     byId('view-tonight').dataset.ready = 'true'
     return
   }
