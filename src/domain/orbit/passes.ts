@@ -77,6 +77,20 @@ export interface Pass {
   visible: TimeSpan[]
 }
 
+/**
+ * Whether a pass begins where the satellite's positions begin inside the time
+ * searched from `fromMs` (no rise, and later than that start): the element-age
+ * limit, a decay or an implausible height cut it, not the searched time.
+ */
+export function beginsWithPositions(pass: Pass, fromMs: number): boolean {
+  return pass.rise === null && pass.startMs > fromMs
+}
+
+/** Whether a pass ends where the satellite's positions end inside the time searched up to `toMs` (no set, and earlier than that end). */
+export function endsWithPositions(pass: Pass, toMs: number): boolean {
+  return pass.set === null && pass.endMs < toMs
+}
+
 /** A part of the searched time in which the satellite has no position (see position.ts), with the reason at its start. */
 export interface NoPositionSpan extends TimeSpan {
   reason: string

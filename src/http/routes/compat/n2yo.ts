@@ -9,7 +9,7 @@ import type { Catalog } from '../../../domain/catalog/catalog.ts'
 import { objectIdOf } from '../../../domain/catalog/omm.ts'
 import { NearbyEngine, TABLE_STEP_MS } from '../../../domain/nearby/engine.ts'
 import { compassPoint, topocentricRaDec } from '../../../domain/orbit/observing.ts'
-import type { Pass, PassSearch } from '../../../domain/orbit/passes.ts'
+import { beginsWithPositions, endsWithPositions, type Pass, type PassSearch } from '../../../domain/orbit/passes.ts'
 import { positionAt, siderealTimeRad } from '../../../domain/orbit/position.ts'
 import { isSunlit, lookAngles, type Observer, sunPositionAu } from '../../../domain/orbit/sky.ts'
 import { percentDecoded, requestPath, shown } from '../../plugins/edge.ts'
@@ -211,12 +211,12 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
   const sky = (instantMs: number) => skyAt(catalog, satellite, observer, instantMs)
   // Where the satellite's positions begin or end inside the searched time (element age, decay, implausible height), a pass has no
   // rise or set there: N2YO's fields cannot say so, so such a pass is left out (Sattrack-No-Position tells why).
-  const beginsWithPositions = (pass: Pass) => pass.rise === null && pass.startMs > startMs
-  const endsWithPositions = (pass: Pass) => pass.set === null && pass.endMs < endMs
   const list: Record<string, number | string>[] = []
   for (const pass of search.passes) {
+    const begins = beginsWithPositions(pass, startMs)
+    const ends = endsWithPositions(pass, endMs)
     if (kind === 'radio') {
-      if (pass.culmination.elevationDeg < minimum || beginsWithPositions(pass) || endsWithPositions(pass)) continue
+      if (pass.culmination.elevationDeg < minimum || begins || ends) continue
       const start = pass.rise ?? { instantMs: pass.startMs, ...sky(pass.startMs) }
       const end = pass.set ?? { instantMs: pass.endMs, ...sky(pass.endMs) }
       if (start.azimuthDeg === undefined || end.azimuthDeg === undefined) continue
@@ -225,7 +225,7 @@ async function passes(context: ModuleContext, catalog: Catalog, args: Record<str
       continue
     }
     // Likewise a visible stretch that begins or ends with the positions: not where it becomes or stops being visible.
-    if ((beginsWithPositions(pass) && pass.visible[0]?.fromMs === pass.startMs) || (endsWithPositions(pass) && pass.visible.at(-1)?.toMs === pass.endMs)) continue
+    if ((begins && pass.visible[0]?.fromMs === pass.startMs) || (ends && pass.visible.at(-1)?.toMs === pass.endMs)) continue
     const visual = visualPass(pass, minimum, sky)
     if (visual) list.push({ ...visual.start, ...visual.max, ...visual.end, mag: visual.mag, duration: visual.duration })
   }

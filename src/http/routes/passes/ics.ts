@@ -15,7 +15,7 @@
  * - Times are UTC (`…Z`); text is escaped (`\\`, `;`, `,`, newlines) and lines are
  *   folded at 75 octets without splitting a UTF-8 character; lines end in CRLF.
  */
-import type { Pass, SkyPoint } from '../../../domain/orbit/passes.ts'
+import { beginsWithPositions, endsWithPositions, type Pass, type SkyPoint } from '../../../domain/orbit/passes.ts'
 
 /** One pass of one satellite. */
 export interface CalendarPass {
@@ -133,14 +133,12 @@ const point = (label: string, p: SkyPoint | null, missing: string) =>
 function passDescription(item: CalendarPass, request: CalendarRequest): string {
   const { pass } = item
   // A pass without a rise or a set was cut by the searched time, or where the satellite's positions begin or end (the elements' age limit, a decay).
-  const noRise =
-    pass.startMs === request.fromMs
-      ? 'above the threshold already at the start of the searched time'
-      : `above the threshold already where its positions begin, ${time(pass.startMs)} UTC (the data gives none before)`
-  const noSet =
-    pass.endMs === request.toMs
-      ? 'still above the threshold at the end of the searched time'
-      : `still above the threshold where its positions end, ${time(pass.endMs)} UTC (the data gives none after)`
+  const noRise = beginsWithPositions(pass, request.fromMs)
+    ? `above the threshold already where its positions begin, ${time(pass.startMs)} UTC (the data gives none before)`
+    : 'above the threshold already at the start of the searched time'
+  const noSet = endsWithPositions(pass, request.toMs)
+    ? `still above the threshold where its positions end, ${time(pass.endMs)} UTC (the data gives none after)`
+    : 'still above the threshold at the end of the searched time'
   const lines = [
     `${item.name} (NORAD ${item.noradId}) above ${request.elevationThreshold}° from ${request.observer.latitude}, ${request.observer.longitude}.`,
     point('Rise', pass.rise, noRise),
