@@ -9,6 +9,8 @@
 /** Earliest and latest instants the service computes for (`time`). */
 export const TIME_MIN_MS = Date.UTC(1957, 9, 4)
 export const TIME_MAX_MS = Date.UTC(2100, 0, 1)
+/** Whether an instant (ms since 1970) is one the service answers for: TIME_MIN_MS to TIME_MAX_MS. */
+export const withinTimeRange = (ms: number) => ms >= TIME_MIN_MS && ms <= TIME_MAX_MS
 
 /** Date, time and a zone (`Z` or ±hh:mm; a space stands for a `+` that a query string decoded). */
 const ISO_INSTANT = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(?:([Zz])|([+\- ])(\d{2}):?(\d{2}))$/
@@ -34,7 +36,7 @@ export function parseInstant(text: string): Date | null {
   }
   const ms = frac ? Math.round(Number(`0.${frac}`) * 1000) : 0
   const utc = Date.UTC(year, month - 1, day, +h!, +mi!, +s, ms) - offsetMin * 60_000
-  if (!(utc >= TIME_MIN_MS && utc <= TIME_MAX_MS)) return null
+  if (!withinTimeRange(utc)) return null
   return new Date(utc)
 }
 

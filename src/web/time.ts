@@ -6,7 +6,7 @@
  */
 import { serviceClockReady, serviceNow } from './clock.ts'
 import { byId } from './dom.ts'
-import { TIME_MAX_MS, TIME_MIN_MS } from './instant.ts'
+import { withinTimeRange } from './instant.ts'
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0')
 
@@ -23,7 +23,7 @@ export function localInputValue(iso: string): string {
  */
 export function typedInstantMs(value: string): number | null {
   const ms = Date.parse(value) // a datetime-local value is read in the browser's zone
-  return ms >= TIME_MIN_MS && ms <= TIME_MAX_MS ? ms : null
+  return withinTimeRange(ms) ? ms : null
 }
 
 export class TimeControl {
