@@ -86,6 +86,7 @@ export type ToSupervisor =
   | { t: 'metrics'; id: number }
   | { t: 'families'; id: number; families: unknown[] }
   | { t: 'reload' }
+  | { t: 'pong' }
 
 /** Supervisor → worker. */
 export type ToWorker =
@@ -94,6 +95,7 @@ export type ToWorker =
   | { t: 'refresh'; state: RefreshState }
   | { t: 'families'; id: number }
   | { t: 'reply'; id: number; value: unknown }
+  | { t: 'ping' }
 
 /** A worker process as the supervisor sees it (Bun's Subprocess, or a test's stand-in). */
 export interface WorkerProcess {
@@ -137,6 +139,8 @@ export interface SupervisorOptions {
   now?: () => number
   /** Replaces a dead worker after this long, doubled for each death in a row soon after its start (ms). */
   restartDelayMs?: number
+  /** How often a listening worker is asked whether it still answers, and after how many unanswered asks in a row it is killed and replaced (default HEARTBEAT). */
+  heartbeat?: { everyMs: number; stuckAfter: number }
 }
 
 /** A worker dying within this time of its start counts as a failure in a row (the restart delay doubles). */
@@ -146,6 +150,14 @@ const MAX_RESTART_DELAY_MS = 10_000
 const GATHER_TIMEOUT_MS = 1000
 /** How often the refresh state is sent to the workers when it has changed. */
 const REFRESH_MIRROR_MS = 500
+/**
+ * A worker is asked every 2 s whether it answers; one that has answered none
+ * of 10 asks in a row (its event loop stuck for 20 s: no request it takes
+ * would be answered) is killed and replaced. Counted in asks, not in time
+ * since its last answer, so that a supervisor paused for a while (a stopped
+ * process, a loaded machine) does not take its own silence for the workers'.
+ */
+const HEARTBEAT = { everyMs: 2000, stuckAfter: 10 }
 
 interface Slot {
   slot: number
@@ -157,6 +169,8 @@ interface Slot {
   quickDeaths: number
   /** The catalogue version it serves, once known. */
   version?: string
+  /** Asks in a row it has not answered (any message answers), while listening. */
+  unanswered: number
 }
 
 /** The instance-wide stream slots: at most `max` streams, `perClient` per client, each held by a worker. */
@@ -224,6 +238,7 @@ export class Supervisor {
   readonly #gathering = new Map<number, { replies: WorkerFigures[]; expected: Set<number>; done: () => void }>()
   #mirrored = ''
   #mirror: ReturnType<typeof setInterval> | undefined
+  #heartbeat: ReturnType<typeof setInterval> | undefined
   #started: { resolve: () => void; reject: (error: Error) => void } | undefined
 
   constructor(options: SupervisorOptions) {
@@ -264,6 +279,7 @@ export class Supervisor {
   async stop(): Promise<void> {
     this.#stopping = true
     clearInterval(this.#mirror)
+    clearInterval(this.#heartbeat)
     const all = [...this.#slots.values()]
     for (const s of all) s.process.kill('SIGTERM')
     let timer: ReturnType<typeof setTimeout> | undefined
@@ -286,7 +302,7 @@ export class Supervisor {
 
   #spawn(slot: number, source: WorkerSource, quickDeaths: number): void {
     const process = this.#options.spawn(slot, source, (message) => this.#onMessage(slot, message))
-    const entry: Slot = { slot, process, source, startedAtMs: this.#now(), listening: false, quickDeaths }
+    const entry: Slot = { slot, process, source, startedAtMs: this.#now(), listening: false, quickDeaths, unanswered: 0 }
     this.#slots.set(slot, entry)
     void process.exited.then((exit) => this.#onExit(entry, exit))
   }
@@ -349,11 +365,16 @@ export class Supervisor {
   #onMessage(slot: number, message: ToSupervisor): void {
     const s = this.#slots.get(slot)
     if (!s) return
+    s.unanswered = 0
     switch (message.t) {
       case 'listening':
         s.listening = true
+        // A worker started in place of one that died learns the refresh's state now, not at its next change.
+        if (!this.#started) this.#refreshTo(s)
         this.#askForCatalog()
         this.#checkStarted()
+        return
+      case 'pong':
         return
       case 'version':
         s.version = message.version
@@ -451,7 +472,36 @@ export class Supervisor {
       this.#mirror = setInterval(() => this.#mirrorRefresh(false), REFRESH_MIRROR_MS)
       this.#mirror.unref?.()
     }
+    const heartbeat = this.#options.heartbeat ?? HEARTBEAT
+    this.#heartbeat = setInterval(() => this.#askWorkers(heartbeat.stuckAfter), heartbeat.everyMs)
+    this.#heartbeat.unref?.()
     started.resolve()
+  }
+
+  /** Asks every listening worker whether it answers; kills one that has not answered `stuckAfter` asks in a row (its exit replaces it). */
+  #askWorkers(stuckAfter: number): void {
+    for (const s of this.#slots.values()) {
+      if (!s.listening) continue
+      if (s.unanswered >= stuckAfter) {
+        this.#options.log.error('a worker stopped answering; killing it to start another in its place', {
+          worker: s.slot,
+          pid: s.process.pid,
+          unansweredAsks: s.unanswered,
+          everyMs: (this.#options.heartbeat ?? HEARTBEAT).everyMs,
+        })
+        s.listening = false
+        s.process.kill('SIGKILL')
+        continue
+      }
+      s.unanswered++
+      this.#send(s, { t: 'ping' })
+    }
+  }
+
+  /** Sends one worker the refresh's state, if there is a refresh. */
+  #refreshTo(s: Slot): void {
+    const state = this.#options.refreshState?.()
+    if (state) this.#send(s, { t: 'refresh', state })
   }
 
   /** Sends the refresh state to every worker when it has changed (or always). */

@@ -90,6 +90,9 @@ export class WorkerLink {
       case 'families':
         this.#channel.send({ t: 'families', id: message.id, families: this.#families?.() ?? [] })
         return
+      case 'ping':
+        this.#channel.send({ t: 'pong' })
+        return
     }
   }
 

@@ -113,6 +113,22 @@ describe('two workers', () => {
     expect(await s.stop()).toBe(0)
   })
 
+  test('a worker whose event loop stops (SIGSTOP) answers none of the supervisor\'s asks: killed after 20 s, logged, replaced; the port answers again on every connection', async () => {
+    const s = await start([])
+    const victim = lines(s, 'worker listening').find((l) => l.worker === 1)!
+    process.kill(victim.pid, 'SIGSTOP')
+    const stopped = Date.now()
+    const killed = await s.waitFor('the stuck worker killed', async () => lines(s, 'a worker stopped answering; killing it to start another in its place')[0], 40_000)
+    expect(killed).toMatchObject({ level: 'error', worker: 1, pid: victim.pid, unansweredAsks: 10, everyMs: 2000 })
+    expect(Date.now() - stopped).toBeGreaterThan(18_000)
+    expect(lines(s, 'a worker died; starting another in its place')[0]).toMatchObject({ worker: 1, pid: victim.pid, signal: 'SIGKILL' })
+    await s.waitFor('the replacement listening', async () => lines(s, 'worker listening').find((l) => l.worker === 1 && l.pid !== victim.pid), 15_000)
+    for (let i = 0; i < 30; i++) expect((await fresh(s.url, '/api/v1/service/healthcheck')).status).toBe(200)
+    const metrics = await (await fresh(s.url, '/metrics')).text()
+    expect(samples(metrics, 'sattrack_workers_replaced_total')[0]!.value).toBe(1)
+    expect(await s.stop()).toBe(0)
+  })
+
   test('SIGHUP reloads --snapshot for every worker: within a second all serve the new catalogue', async () => {
     const folder = join(tmp, 'snapshot')
     mkdirSync(folder)
@@ -174,6 +190,17 @@ describe('two workers', () => {
       }, 5_000)
       const metrics = await (await fresh(s.url, '/metrics')).text()
       expect(samples(metrics, 'sattrack_refresh_successes_total')[0]!.value).toBe(1)
+      // A worker started in place of one that died shows the same state at once, not from the refresh's next change (an hour away).
+      const lastSuccessAt = JSON.parse(await (await fresh(s.url, '/api/v1/service/status')).text()).refresh.lastSuccessAt
+      const victim = lines(s, 'worker listening').find((l) => l.worker === 2)!
+      process.kill(victim.pid, 'SIGKILL')
+      await s.waitFor('the replacement listening', async () => lines(s, 'worker listening').find((l) => l.worker === 2 && l.pid !== victim.pid), 15_000)
+      for (let i = 0; i < 20; i++) {
+        const status = JSON.parse(await (await fresh(s.url, '/api/v1/service/status')).text())
+        expect([status.refresh.enabled, status.refresh.lastSuccessAt]).toEqual([true, lastSuccessAt])
+        const after = await (await fresh(s.url, '/metrics')).text()
+        expect([samples(after, 'sattrack_refresh_enabled')[0]!.value, samples(after, 'sattrack_refresh_successes_total')[0]!.value]).toEqual([1, 1])
+      }
       expect(await s.stop()).toBe(0)
     } finally {
       await upstream.stop()

@@ -9,7 +9,8 @@ import type { Catalog } from '../../src/domain/catalog/catalog.ts'
 import { catalogFromTransfer, catalogTransfer } from '../../src/domain/catalog/transfer.ts'
 import { buildCatalog } from '../../src/domain/catalog/catalog.ts'
 import { RateLimiter } from '../../src/http/plugins/rate-limit.ts'
-import { StreamSlots, Supervisor, type ToSupervisor, type ToWorker, type WorkerSource } from '../../src/io/cluster.ts'
+import { StreamSlots, Supervisor, type SupervisorOptions, type ToSupervisor, type ToWorker, type WorkerSource } from '../../src/io/cluster.ts'
+import { disabledRefreshStatus } from '../../src/domain/catalog/refresh.ts'
 import { embeddedCatalog } from '../helpers/catalog.ts'
 
 let catalog: Catalog
@@ -31,7 +32,16 @@ interface FakeWorker {
   die: (code: number | null, signal?: string | null) => void
 }
 
-function harness(options: { count?: number; rate?: RateLimiter | null; streams?: { max: number; perClient: number }; keepCatalogue?: boolean } = {}) {
+function harness(
+  options: {
+    count?: number
+    rate?: RateLimiter | null
+    streams?: { max: number; perClient: number }
+    keepCatalogue?: boolean
+    refreshState?: SupervisorOptions['refreshState']
+    heartbeat?: SupervisorOptions['heartbeat']
+  } = {},
+) {
   const workers: FakeWorker[] = []
   const logs: { level: string; msg: string; fields?: Record<string, unknown> }[] = []
   const caught: { catalog?: Catalog; cacheGroupsUsed?: string[] } = {}
@@ -76,6 +86,8 @@ function harness(options: { count?: number; rate?: RateLimiter | null; streams?:
     stopTimeoutMs: 200,
     restartDelayMs: 1,
     keepCatalogue: options.keepCatalogue,
+    refreshState: options.refreshState,
+    heartbeat: options.heartbeat,
   })
   /** The replies the supervisor sent a worker, by request id. */
   const replyTo = (w: FakeWorker, id: number) => w.inbox.find((m) => m.t === 'reply' && m.id === id) as { value: unknown } | undefined
@@ -169,6 +181,40 @@ describe('Supervisor', () => {
     replacement.say({ t: 'listening' })
     replacement.say({ t: 'stream', id: 1, client: 'z' })
     expect(h.replyTo(replacement, 1)!.value).toBe('ok')
+  })
+
+  test('a worker started in place of one that died is sent the refresh state as it listens, not at the state\'s next change', async () => {
+    const state = { status: { ...disabledRefreshStatus(), enabled: true, lastSuccessAt: '2026-11-26T19:09:26.594Z' }, counts: { succeeded: 1, failed: 0 } }
+    const h = harness({ refreshState: () => state })
+    const [a] = await started(h)
+    await Bun.sleep(700) // the mirror's first round: every worker gets the state once
+    expect(a.inbox.filter((m) => m.t === 'refresh')).toEqual([{ t: 'refresh', state }])
+    a.die(null, 'SIGKILL')
+    await Bun.sleep(20)
+    const replacement = h.workers[2]!
+    expect(replacement.inbox.filter((m) => m.t === 'refresh')).toEqual([])
+    replacement.say({ t: 'listening' })
+    expect(replacement.inbox.filter((m) => m.t === 'refresh')).toEqual([{ t: 'refresh', state }])
+  })
+
+  test('a worker that answers none of the supervisor\'s asks in a row (its event loop stuck) is killed, logged and replaced; one that answers is kept', async () => {
+    const h = harness({ heartbeat: { everyMs: 5, stuckAfter: 4 } })
+    const [a, b] = await started(h)
+    // b answers every ask; a (stopped, or busy for ever) none.
+    const answering = setInterval(() => {
+      if (b.inbox.some((m) => m.t === 'ping')) b.say({ t: 'pong' })
+      b.inbox.length = 0
+    }, 2)
+    await Bun.sleep(100)
+    clearInterval(answering)
+    expect(a.signals).toEqual(['SIGKILL'])
+    expect(b.signals).toEqual([])
+    expect(h.logs.filter((l) => l.msg.startsWith('a worker stopped answering'))).toEqual([
+      { level: 'error', msg: 'a worker stopped answering; killing it to start another in its place', fields: { worker: 1, pid: a.pid, unansweredAsks: 4, everyMs: 5 } },
+    ])
+    expect(h.logs.find((l) => l.msg.startsWith('a worker died'))!.fields).toMatchObject({ worker: 1, signal: 'SIGKILL' })
+    expect(h.workers.map((w) => w.slot)).toEqual([1, 2, 1])
+    await h.supervisor.stop()
   })
 
   test('a worker that exits before it listens fails the start, with its exit code', async () => {

@@ -8,8 +8,16 @@ function quietChannel() {
   const sent: ToSupervisor[] = []
   let deliver: (message: ToWorker) => void = () => {}
   const channel: Channel = { send: (m) => sent.push(m), onMessage: (h) => (deliver = h), onDisconnect: () => {} }
-  return { channel, sent, answer: (id: number, value: unknown) => deliver({ t: 'reply', id, value } as ToWorker) }
+  return { channel, sent, answer: (id: number, value: unknown) => deliver({ t: 'reply', id, value } as ToWorker), tell: (message: ToWorker) => deliver(message) }
 }
+
+test('the supervisor\'s ask whether the worker answers gets an answer at once (the supervisor replaces a worker that gives none)', () => {
+  const { channel, sent, tell } = quietChannel()
+  new WorkerLink(1, channel, 50)
+  tell({ t: 'ping' })
+  tell({ t: 'ping' })
+  expect(sent).toEqual([{ t: 'pong' }, { t: 'pong' }])
+})
 
 test('a stream slot: the supervisor\'s grant when it answers in time', async () => {
   const { channel, sent, answer } = quietChannel()
