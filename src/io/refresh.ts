@@ -194,9 +194,8 @@ export function redactUrl(raw: string): string {
   return url.toString()
 }
 
-/** What a body is, for messages: its kind and size, never its text. */
-export function describeBody(text: string, format: ElementFormat): string {
-  const bytes = Buffer.byteLength(text)
+/** What a body is, for messages: its kind and size (`bytes`, as received: not the decoded text's, where an invalid byte takes three), never its text. */
+export function describeBody(text: string, bytes: number, format: ElementFormat): string {
   const kind = sniffFormat(text) === format ? `${formatName(format)} that cannot be read` : describeContent(text, false)
   return `${kind} (${bytes} bytes)`
 }
@@ -230,15 +229,15 @@ export function warnIfStale(catalog: Catalog, nowMs: number, logger: Logger = de
 
 export class BodyTooLargeError extends Error {}
 
-/** The body as text, refused as soon as it passes `maxBytes` (announced or counted): never buffered whole. */
-export async function readBodyCapped(response: Response, maxBytes: number): Promise<string> {
+/** The body as text (UTF-8) and its size in bytes as received, refused as soon as it passes `maxBytes` (announced or counted): never buffered whole. */
+export async function readBodyCapped(response: Response, maxBytes: number): Promise<{ text: string; bytes: number }> {
   const tooLarge = () => new BodyTooLargeError(`the body is larger than the ${maxBytes}-byte limit`)
   const declared = Number(response.headers.get('content-length'))
   if (Number.isFinite(declared) && declared > maxBytes) {
     await response.body?.cancel().catch(() => {})
     throw tooLarge()
   }
-  if (!response.body) return ''
+  if (!response.body) return { text: '', bytes: 0 }
   const reader = response.body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
@@ -252,7 +251,7 @@ export async function readBodyCapped(response: Response, maxBytes: number): Prom
     }
     chunks.push(value)
   }
-  return new TextDecoder().decode(Buffer.concat(chunks, total))
+  return { text: new TextDecoder().decode(Buffer.concat(chunks, total)), bytes: total }
 }
 
 /**
@@ -646,15 +645,15 @@ export class Refresher {
         const wait = response.status === 429 || response.status === 503 ? retryAfterMs(response.headers.get('retry-after'), fetchedAtMs) : 0
         const body = await readBodyCapped(response, 64 * 1024).catch(() => null)
         // CelesTrak says "No GP data found" with a 200; a sattrack's own feed (an upstream it may be) with a 404.
-        if (response.status === 404 && body !== null && isNoSuchGroup(body)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
-        const bytes = body === null ? null : Buffer.byteLength(body)
+        if (response.status === 404 && body !== null && isNoSuchGroup(body.text)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
+        const bytes = body?.bytes
         // The status line only: an upstream's reason phrase and body are its text, not ours to show.
         return fail(`HTTP ${response.status}${bytes ? ` (${bytes} bytes)` : ''}${wait > 0 ? `, retry after ${formatDuration(Math.ceil(wait / 1000) * 1000)}` : ''} from ${shown}`, {
           retryAfterMs: wait,
           ...(response.status === 403 || response.status === 429 ? { holdOff: response.status } : {}),
         })
       }
-      const text = await readBodyCapped(response, maxBodyBytes)
+      const { text, bytes } = await readBodyCapped(response, maxBodyBytes)
       if (isNoSuchGroup(text)) return fail(`the upstream has no group ${group} (${shown})`, { missing: true })
       // The one reading step: one set per satellite as it is read (a body repeating a satellite costs one set),
       // reading stopped past the satellite limit; then sets SGP4 cannot use, dated more than a day after this
@@ -664,7 +663,7 @@ export class Refresher {
         { maxSatellites },
       )
       if (!read.ok) {
-        return fail(read.overLimit ? `more than ${maxSatellites} satellites, the limit (the rest of the body was not read)` : `expected ${formatName(format)}, got ${describeBody(text, format)}`)
+        return fail(read.overLimit ? `more than ${maxSatellites} satellites, the limit (the rest of the body was not read)` : `expected ${formatName(format)}, got ${describeBody(text, bytes, format)}`)
       }
       const { elements = [], refused = [] } = read.group
       const firstInvalid = refused[0] ? ` (first: ${describeRefusal(group, refused[0]).slice(group.length + 1)})` : ''

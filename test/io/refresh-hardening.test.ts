@@ -203,6 +203,14 @@ test('a body that is not elements is described by kind and size only', async () 
   refresher.stop()
 })
 
+test('a body that is not UTF-8 is described by the bytes received (not by its decoded text, where each invalid byte takes three)', async () => {
+  const base = stand(() => new Response(new Uint8Array(1000).fill(0xff), { headers: { 'content-type': 'text/plain' } }))
+  const { refresher } = setup({ url: `${base}/gp.php` })
+  await refresher.refreshNow()
+  expect(refresher.status().groupErrors.stations).toMatch(/^expected OMM JSON, got .* \(1000 bytes\)$/)
+  refresher.stop()
+})
+
 test('a body repeating one satellite costs one element set (collapsed before validation); refused names and epochs keep the held sets', async () => {
   // 5000 copies of 90000 dated in the future: counted once, one refusal in 21 (not 5000 in 5020, which fails a group).
   const future = { ...FRESH.stations[0]!, EPOCH: '2026-06-09T00:00:00.000000' }
