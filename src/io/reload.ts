@@ -1,7 +1,8 @@
 /**
  * SIGHUP: reloads --snapshot from disk. The file competes with the catalogue
  * held by the overlay rule, and a new catalogue is swapped in in one step; a
- * file that cannot be read or holds nothing valid changes nothing.
+ * file that cannot be read or holds nothing valid changes nothing, nor does a
+ * group's file cut short or holding fewer than half its satellites.
  */
 import type { Catalog } from '../domain/catalog/catalog.ts'
 import { planReload } from '../domain/catalog/reload.ts'
@@ -34,6 +35,9 @@ export async function reloadSnapshot(store: CatalogStore, path: string, onSwap: 
   if (plan.warning) log.warn(plan.warning.message, plan.warning.fields)
   if (Object.keys(plan.unreadableGroups).length > 0) {
     log.warn('reload: files of --snapshot that cannot be read; their groups keep what they had', { path, unreadableGroups: plan.unreadableGroups })
+  }
+  if (Object.keys(plan.refusedGroups).length > 0) {
+    log.warn('reload: groups of --snapshot not taken; they keep what they had', { path, refusedGroups: plan.refusedGroups })
   }
   const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
   if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })

@@ -59,3 +59,67 @@ test('a group whose file became unreadable keeps its sets, and the reload log li
   const again = (await reload(store, dir)).find((l) => l.msg === 'reload: --snapshot brings nothing new; nothing swapped')
   expect(again).toMatchObject({ groupsReplaced: [], groupsKept: ['science', 'stations', 'weather'] })
 })
+
+test('a group whose newer file is cut short, or holds fewer than half its satellites, keeps what it had (as a refresh refuses them); the others are taken', async () => {
+  const dir = join(tmp, 'guards')
+  mkdirSync(dir)
+  const day = (d: number) => new Date(Date.UTC(2026, 4, d))
+  const write = (name: string, text: string, at: Date) => {
+    writeFileSync(join(dir, name), text)
+    utimesSync(join(dir, name), at, at)
+  }
+  // 28 May: stations 90000-90019, weather 91000-91009, science 92000-92009.
+  write('stations.tle', tleText(syntheticGroup(90000, 20, { epochDay: 148 })), day(28))
+  write('weather.tle', tleText(syntheticGroup(91000, 10, { epochDay: 148 })), day(28))
+  write('science.tle', tleText(syntheticGroup(92000, 10, { epochDay: 148 })), day(28))
+  const store = new CatalogStore(catalogFromSnapshot(await loadSnapshotPath(dir), 'snapshot', Date.now()).catalog)
+
+  // 30 May: stations copied in part (cut inside its 8th set), weather down to 4 of 10, science whole and newer.
+  const stations = tleText(syntheticGroup(90000, 20, { epochDay: 150 }))
+  const cut = stations.indexOf('2 90007') + 30
+  write('stations.tle', stations.slice(0, cut), day(30))
+  write('weather.tle', tleText(syntheticGroup(91000, 4, { epochDay: 150 })), day(30))
+  write('science.tle', tleText(syntheticGroup(92000, 10, { epochDay: 150 })), day(30))
+  const lines = await reload(store, dir)
+  expect(lines.find((l) => l.msg === 'reload: groups of --snapshot not taken; they keep what they had')).toMatchObject({
+    level: 'warn',
+    refusedGroups: { stations: 'its file ends inside an element set (cut short?)', weather: '4 satellites, fewer than half of the 10 it holds' },
+  })
+  // The cut set is not reported as a set skipped: its group was not taken at all.
+  expect(lines.find((l) => l.msg === 'reload: skipped invalid element sets')).toBeUndefined()
+  const replaced = lines.find((l) => l.msg === 'reload: catalogue replaced')
+  expect(replaced).toMatchObject({ groupsReplaced: ['science'], groupsKept: ['stations', 'weather'], added: 0, removed: 0, elementsChanged: 10 })
+  expect(store.current.groupCounts).toMatchObject({ stations: 20, weather: 10, science: 10 })
+  expect(store.current.get(90019)?.epoch).toStartWith('2026-05-28')
+  expect(store.current.get(91009)?.epoch).toStartWith('2026-05-28')
+  expect(store.current.get(92000)?.epoch).toStartWith('2026-05-30')
+
+  // Whole again: taken (a group may grow or change freely; only a cut or a fall below half is refused).
+  write('stations.tle', stations, day(31))
+  const whole = (await reload(store, dir)).find((l) => l.msg === 'reload: catalogue replaced')
+  expect(whole).toMatchObject({ groupsReplaced: ['stations'], elementsChanged: 20 })
+})
+
+test('the skipped-sets line of a reload gives examples of the sets skipped, not of the files that could not be read', async () => {
+  const dir = join(tmp, 'examples')
+  mkdirSync(dir)
+  const day = (d: number) => new Date(Date.UTC(2026, 4, d))
+  const write = (name: string, text: string, at: Date) => {
+    writeFileSync(join(dir, name), text)
+    utimesSync(join(dir, name), at, at)
+  }
+  write('stations.tle', tleText(syntheticGroup(90000, 10, { epochDay: 148 })), day(28))
+  const store = new CatalogStore(catalogFromSnapshot(await loadSnapshotPath(dir), 'snapshot', Date.now()).catalog)
+  for (const name of ['geo', 'military', 'oneweb']) write(`${name}.tle`, '<html><body>not elements</body></html>\n', day(30))
+  // One set of a newer stations file fails its checksum.
+  const text = tleText(syntheticGroup(90000, 10, { epochDay: 150 })).split('\r\n')
+  const at = text.findIndex((l) => l.startsWith('2 90003'))
+  text[at] = text[at]!.slice(0, 68) + String((Number(text[at]![68]) + 1) % 10)
+  write('stations.tle', text.join('\r\n'), day(30))
+  const lines = await reload(store, dir)
+  const skipped = lines.find((l) => l.msg === 'reload: skipped invalid element sets')
+  expect(skipped).toMatchObject({ count: 1, byGroup: { stations: 1 } })
+  expect(skipped.examples).toHaveLength(1)
+  expect(skipped.examples[0]).toStartWith('stations 90003: line ')
+  expect(Object.keys(lines.find((l) => l.msg === 'reload: files of --snapshot that cannot be read; their groups keep what they had').unreadableGroups)).toEqual(['geo', 'military', 'oneweb'])
+})

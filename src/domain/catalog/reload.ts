@@ -5,12 +5,16 @@
  * newest element set), so a newer file replaces the groups it is newer for and
  * nothing else is lost, and no satellite's set goes back to an older one. A file
  * with no valid element set changes nothing; a file that brings nothing new
- * swaps nothing. Pure: src/main.ts reads the file and swaps.
+ * swaps nothing. A group of the file is not taken, and keeps what it had, when
+ * its file ends inside an element set (cut short: copied in part, or read while
+ * being written) or it holds fewer than half the satellites the group has, as a
+ * refresh refuses such payloads. Pure: src/main.ts reads the file and swaps.
  */
 import type { Catalog } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
-import { elementCount, type GroupSet, readGroups } from './groups.ts'
-import { catalogOf, layerOf, overlay, type RefusedSet, refusedSets } from './overlay.ts'
+import { endsInsideElementSet } from './formats.ts'
+import { describeRefusal, type ElementGroup, elementCount, type GroupSet, readGroups } from './groups.ts'
+import { catalogOf, chooseNewest, layerOf, overlay, type RefusedSet, refusedSets } from './overlay.ts'
 import { believableDate, type StartWarning } from './startup.ts'
 
 export interface ReloadChanges {
@@ -44,6 +48,9 @@ export type ReloadPlan =
       invalidByGroup: Record<string, number>
       /** Files of the folder that could not be read at all: their groups are left as they are. */
       unreadableGroups: Record<string, string>
+      /** Groups the file would have replaced, not taken (cut short, or shrunk by more than half), with the reason: they are left as they are. */
+      refusedGroups: Record<string, string>
+      /** The first few element sets refused, of the groups taken. */
       examples: string[]
       /** Each element set of the file not taken, with whether its satellite stays in its group. */
       refused: RefusedSet[]
@@ -55,13 +62,32 @@ function sameElements(a: ElementSet, b: ElementSet): boolean {
   return a.epochMs === b.epochMs && a.name === b.name && a.tle?.line1 === b.tle?.line1 && a.tle?.line2 === b.tle?.line2 && a.meanMotionRevPerDay === b.meanMotionRevPerDay && a.eccentricity === b.eccentricity
 }
 
+/**
+ * Why a group of the file that would replace the one held is not taken, or
+ * null: its file ends inside an element set, or it holds fewer than half the
+ * satellites of the group held (`heldCount`).
+ */
+function refusedGroupReason(g: ElementGroup, heldCount: number | undefined): string | null {
+  const unreadLines = (g.refused ?? []).flatMap((r) => (r.line === undefined ? [] : [{ line: r.line }]))
+  if (g.text !== undefined && g.format !== undefined && endsInsideElementSet(g.text, g.format, unreadLines)) return 'its file ends inside an element set (cut short?)'
+  const count = new Set(g.elements!.map((e) => e.noradId)).size
+  return heldCount !== undefined && count < heldCount / 2 ? `${count} satellites, fewer than half of the ${heldCount} it holds` : null
+}
+
 export function planReload(current: Catalog, file: GroupSet, nowMs: number): ReloadPlan {
   const { set, warning } = believableDate(file, nowMs, '--snapshot')
   const read = readGroups(set)
   if (elementCount(set) === 0) return { ok: false, error: `no valid element sets in ${file.description}`, unreadableGroups: read.unreadableGroups, examples: read.examples }
-  // A group of the file holding nothing valid competes with nothing.
-  const groups = set.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: 'snapshot' as const }))
   const heldLayer = layerOf(current)
+  // A group of the file holding nothing valid competes with nothing; nor does one it would replace the held one with, refused.
+  const valid = set.groups.filter((g) => (g.elements?.length ?? 0) > 0).map((g) => ({ ...g, source: 'snapshot' as const }))
+  const wins = chooseNewest([heldLayer, { groups: valid }])
+  const refusedGroups: Record<string, string> = {}
+  for (const g of valid) {
+    const reason = wins.get(g.group) === 1 ? refusedGroupReason(g, current.groupCounts[g.group]) : null
+    if (reason !== null) refusedGroups[g.group] = reason
+  }
+  const groups = valid.filter((g) => !(g.group in refusedGroups))
   const overlaid = overlay([heldLayer, { source: 'snapshot', groups }])
   // A group the file wins replaces the one held when it is new, obtained later, or holds other satellites.
   const held = heldLayer.groups
@@ -90,6 +116,8 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
   }
   const removed = current.satellites.filter((s) => !next.get(s.noradId)).length
   const unchanged = added === 0 && removed === 0 && elementsChanged === 0 && groupsChanged === 0
+  // The file's groups as read, less those not taken: their refused sets are the reload's to report.
+  const considered = set.groups.filter((g) => !(g.group in refusedGroups))
   const changes: ReloadChanges = {
     // Nothing is swapped when no satellite changes: then no group is replaced either.
     groupsReplaced: unchanged ? [] : groupsReplaced,
@@ -108,9 +136,10 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
     catalog: unchanged ? null : next,
     changes,
     warning,
-    invalidByGroup: read.invalidByGroup,
+    invalidByGroup: Object.fromEntries(Object.entries(read.invalidByGroup).filter(([g]) => !(g in refusedGroups))),
     unreadableGroups: read.unreadableGroups,
-    examples: read.examples,
-    refused: refusedSets(set.groups, unchanged ? current : next),
+    refusedGroups,
+    examples: considered.flatMap((g) => (g.refused ?? []).map((r) => describeRefusal(g.group, r))).slice(0, 3),
+    refused: refusedSets(considered, unchanged ? current : next),
   }
 }
