@@ -92,7 +92,7 @@ const startLog = worker === null || (worker.slot === 1 && !fromSupervisor)
  * competes with it group by group (see startup.ts). Logs what the start found
  * (once per instance: `startLog`). Exits on a base that cannot be used.
  */
-async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: ElementGroup[] }> {
+async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: ElementGroup[]; cacheGroupsAsRead: string[] }> {
   let base: StartInputs['base']
   try {
     base = config.snapshot
@@ -129,7 +129,8 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
     }
     logRefusedSets(log, 'start', report.refused)
   }
-  return { plan: report, inputs, cached: cache.kind === 'ok' ? cache.cache.groups : [] }
+  // The cache's groups as the start read them (planStart reads them in inputs.cache): the refresh keeps them, and writes them to the reads file again.
+  return { plan: report, inputs, cached: inputs.cache?.groups ?? [], cacheGroupsAsRead: cache.kind === 'ok' ? cache.fromReads : [] }
 }
 
 const started = fromSupervisor ? null : await startFromFiles()
@@ -229,7 +230,11 @@ try {
 // start-up code runs once, and compiling it cost more than interpreting it (~40 ms to healthy). Serving, the normal policy.
 Bun.unsafe.setJITPolicy(1)
 if (started && startLog) {
-  log.info('catalogue loaded', startLogFields(started.inputs, started.plan))
+  log.info('catalogue loaded', {
+    ...startLogFields(started.inputs, started.plan),
+    // The cache's groups taken as read from its reads file (not parsed and validated again).
+    ...(started.cacheGroupsAsRead.length > 0 ? { cacheGroupsAsRead: started.cacheGroupsAsRead } : {}),
+  })
   // The data's age, by age alone: it makes the catalogue's validity rules (~15 ms), which the first requests need not wait for.
   soon(() => {
     const dataFreshness = freshness(store.current, now(), { countDecay: false, refreshing: config.refreshUrl !== null })

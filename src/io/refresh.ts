@@ -538,7 +538,8 @@ export class Refresher {
     const kept = Object.keys(current.groupCounts).filter((group) => !fetched.has(group))
     const carried = kept.flatMap((group) => this.#payloads.get(group) ?? [])
     // The cache file records where the data came from, redacted like the logs: it may be readable by others.
-    const save = (): GroupSet => ({ source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried].map(stripElements) })
+    // With each group as read (its sets and refusals): the cache's reads file keeps them for the next start (src/io/cache.ts).
+    const save = (): GroupSet => ({ source: 'refresh', description: redactUrl(this.settings.url), obtainedAtMs: startedAt, groups: [...next, ...carried] })
     if (notModified === next.length && next.every((p) => p.group in current.groupCounts)) {
       // Every group taken answered 304: the data is confirmed, the same satellites (and ETags), those groups obtained now.
       this.#payloads = new Map([...carried, ...next].map((p) => [p.group, p]))
@@ -691,9 +692,4 @@ export class Refresher {
       clearTimeout(timer)
     }
   }
-}
-
-/** The group as the cache stores it: its payload and metadata, without its parsed element sets. */
-function stripElements({ elements: _elements, refused: _refused, ...group }: ElementGroup): ElementGroup {
-  return group
 }

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseTleText } from '../../src/domain/catalog/elements.ts'
-import { CACHE_FILE, readCache } from '../../src/io/cache.ts'
+import { CACHE_FILE, READS_FILE, readCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
 import { loadSnapshotPath } from '../../src/io/snapshot-files.ts'
 import { ommRecord, recordsOf } from '../fixtures/synthetic.ts'
@@ -181,6 +181,22 @@ describe('the service process with refresh', () => {
     expect(confirmed.catalog.source).toBe('cache')
     expect(upstream.requests.length).toBeGreaterThan(0)
     expect(upstream.requests.every((r) => r.headers.get('if-none-match') !== null)).toBe(true)
+    // The whole list: what the catalogue holds, whatever its groups' times.
+    const list = async () => Bun.hash(await (await fetch(`${service!.url}/api/v1/satellites`)).text())
+    const held = await list()
+    expect(await service.stop()).toBe(0)
+
+    // The cache rewritten by those 304 rounds: the next start takes every group as read from the reads file (no parsing, no validation)...
+    service = await startService(args())
+    const asRead = service.logs().find((l) => l.msg === 'catalogue loaded')!
+    expect([...asRead.cacheGroupsAsRead].sort()).toEqual(Object.keys(first.catalog.groups).sort())
+    expect(await list()).toBe(held)
+    expect(await service.stop()).toBe(0)
+    // ... and gives the same catalogue as reading the payloads does (the reads file removed).
+    rmSync(join(dataDir, READS_FILE))
+    service = await startService(args())
+    expect(service.logs().find((l) => l.msg === 'catalogue loaded')!.cacheGroupsAsRead).toBeUndefined()
+    expect(await list()).toBe(held)
     expect(await service.stop()).toBe(0)
     service = undefined
   }, 60_000)

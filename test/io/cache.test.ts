@@ -3,8 +3,8 @@ import { afterAll, describe, expect, test } from 'bun:test'
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { GroupSet } from '../../src/domain/catalog/groups.ts'
-import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
+import { type GroupSet, readGroups } from '../../src/domain/catalog/groups.ts'
+import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, READS_FILE, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 
@@ -38,8 +38,9 @@ describe('writeCache and readCache', () => {
     expect(await readCache(dir)).toEqual({ kind: 'absent' })
     const path = await writeCache(dir, CONTENTS) // creates the folder
     expect(path).toBe(join(dir, CACHE_FILE))
-    expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path })
-    expect(readdirSync(dir)).toEqual([CACHE_FILE]) // no temporary file left
+    // Its groups were never read (parsed and validated): the reads file has none of them, and they come back to be read.
+    expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path, fromReads: [] })
+    expect(readdirSync(dir).sort()).toEqual([CACHE_FILE, READS_FILE]) // no temporary file left
   })
 
   test('the cache builds the same catalogue as its payloads', async () => {
@@ -52,6 +53,63 @@ describe('writeCache and readCache', () => {
     // Obtained when its groups were fetched (each group with its own time and source).
     expect(report.catalog.origin).toMatchObject({ source: 'cache', obtainedAtMs: Date.UTC(2026, 5, 1, 6), groupsObtainedAtMs: { geo: Date.UTC(2026, 5, 1, 6) }, groupSources: { geo: 'cache' } })
     expect(report.unreadableGroups).toEqual({})
+  })
+
+  /** CONTENTS as a refresh holds it: every group read (parsed and validated), 90001's set refused (its checksum broken). */
+  function readContents(): GroupSet {
+    const stations = CONTENTS.groups[0]!
+    const lines = stations.text!.replace('"NORAD_CAT_ID":90001', '"NORAD_CAT_ID":"x"')
+    const set: GroupSet = { ...CONTENTS, groups: [{ ...stations, text: lines }, ...CONTENTS.groups.slice(1)] }
+    readGroups(set)
+    return set
+  }
+
+  test('groups written as read come back as read, from the reads file: the same sets and refusals, and the same catalogue as reading the payloads gives', async () => {
+    const dir = freshDir()
+    const contents = readContents()
+    expect(contents.groups[0]!.refused).toHaveLength(1)
+    await writeCache(dir, contents)
+    const read = await readCache(dir)
+    if (read.kind !== 'ok') throw new Error(read.kind)
+    expect(read.fromReads).toEqual(['stations', 'weather', 'geo'])
+    for (const [k, g] of read.cache.groups.entries()) {
+      const written = contents.groups[k]!
+      expect([g.group, g.format, g.elements, g.refused, g.text, g.etag]).toEqual([written.group, written.format, written.elements, written.refused, written.text, written.etag])
+    }
+    // The catalogue a start makes from it equals the one made by reading the payloads (the reads file set aside).
+    const fromReads = catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0)
+    rmSync(join(dir, READS_FILE))
+    const again = await readCache(dir)
+    if (again.kind !== 'ok') throw new Error(again.kind)
+    expect(again.fromReads).toEqual([])
+    expect(again.cache.groups.every((g) => g.elements === undefined)).toBe(true)
+    const fromPayloads = catalogFromSnapshot(snapshotFromCache(again.cache, again.path), 'cache', 0)
+    expect(fromReads.catalog.version).toBe(fromPayloads.catalog.version)
+    expect(fromReads.catalog.size).toBe(9)
+    expect(fromReads.invalidByGroup).toEqual(fromPayloads.invalidByGroup)
+    expect(fromReads.invalidByGroup).toEqual({ stations: 1 })
+  })
+
+  test('a reads file that is damaged, or whose entry names another payload or another time, is not used: those groups are read from their payloads', async () => {
+    const dir = freshDir()
+    const contents = readContents()
+    await writeCache(dir, contents)
+    const reads = readFileSync(join(dir, READS_FILE), 'utf8')
+    // A byte of its body changed: its own checksum fails, nothing is taken from it.
+    writeFileSync(join(dir, READS_FILE), reads.replace('"noradId"', '"noradID"'))
+    expect(await readCache(dir)).toMatchObject({ kind: 'ok', fromReads: [] })
+    writeFileSync(join(dir, READS_FILE), reads.slice(0, reads.length - 10))
+    expect(await readCache(dir)).toMatchObject({ kind: 'ok', fromReads: [] })
+    writeFileSync(join(dir, READS_FILE), 'garbage')
+    expect(await readCache(dir)).toMatchObject({ kind: 'ok', fromReads: [] })
+    // The cache rewritten with weather obtained later and geo's payload changed, the old reads file put back: only stations matches.
+    const [stations, weather, geo] = contents.groups
+    await writeCache(dir, { ...contents, groups: [stations!, { ...weather!, obtainedAtMs: weather!.obtainedAtMs + 1 }, { ...geo!, elements: undefined, text: payloadOf(syntheticGroup(92000, 3), 'tle') }] })
+    writeFileSync(join(dir, READS_FILE), reads)
+    const read = await readCache(dir)
+    if (read.kind !== 'ok') throw new Error(read.kind)
+    expect(read.fromReads).toEqual(['stations'])
+    expect(catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0).catalog.groupCounts).toEqual({ geo: 3, stations: 4, weather: 3 })
   })
 
   test('a second write replaces the first whole', async () => {
@@ -72,7 +130,7 @@ describe('writeCache and readCache', () => {
       const blocked = freshDir()
       mkdirSync(join(blocked, CACHE_FILE), { recursive: true })
       await expect(writeCache(blocked, CONTENTS)).rejects.toThrow()
-      expect(readdirSync(blocked)).toEqual([CACHE_FILE])
+      expect(readdirSync(blocked).filter((name) => name.startsWith('.'))).toEqual([]) // no temporary file left
     } else {
       await expect(writeCache(dir, { ...CONTENTS, groups: [] })).rejects.toThrow()
       chmodSync(dir, 0o755)

@@ -8,6 +8,9 @@
  */
 import { type Catalog, type CatalogOrigin, catalogOfSorted, type SortedSatellite } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
+import type { ElementFormat } from './formats.ts'
+import type { ElementGroup } from './groups.ts'
+import type { Refusal } from './validate.ts'
 
 export const TRANSFER_KIND = 'sattrack-catalog/1'
 
@@ -34,8 +37,7 @@ export function catalogTransfer(catalog: Catalog): CatalogTransfer {
   const groups = Object.keys(catalog.groupCounts)
   const groupIndex = new Map(groups.map((g, i) => [g, i]))
   const rows = catalog.satellites.map((s) => {
-    const e = s.elements as unknown as Record<string, unknown>
-    const row: unknown[] = FIELDS.map((f) => e[f] ?? null)
+    const row = elementRow(s.elements)
     for (const g of s.groups) row.push(groupIndex.get(g)!)
     return row
   })
@@ -58,6 +60,39 @@ export function catalogFromTransfer(transfer: CatalogTransfer): Catalog {
   const catalog = catalogOfSorted(sorted, transfer.origin, transfer.loadedAtMs, transfer.groups)
   if (catalog.version !== transfer.version) throw new Error(`the catalogue made from the transfer is version ${catalog.version}, not ${transfer.version}`)
   return catalog
+}
+
+/** An element set as a row of FIELDS (null for a field it has not), as rowReader reads it back. */
+function elementRow(elements: ElementSet): unknown[] {
+  const e = elements as unknown as Record<string, unknown>
+  return FIELDS.map((f) => e[f] ?? null)
+}
+
+/**
+ * A group as read (readGroup: its element sets and the sets refused) as plain
+ * data, and the time it was read against: kept next to the data-dir cache
+ * (src/io/cache.ts) so that a start takes the group as it was read instead of
+ * parsing and validating its payload again.
+ */
+export interface GroupReadData {
+  group: string
+  format: ElementFormat
+  obtainedAtMs: number
+  fields: readonly string[]
+  rows: unknown[][]
+  refused: Refusal[]
+}
+
+/** The data of a group that has been read; null for one that has not. */
+export function groupReadData(g: ElementGroup): GroupReadData | null {
+  if (g.elements === undefined || g.format === undefined) return null
+  return { group: g.group, format: g.format, obtainedAtMs: g.obtainedAtMs, fields: FIELDS, rows: g.elements.map(elementRow), refused: [...(g.refused ?? [])] }
+}
+
+/** `g` (not read) with what `data` says reading it gave: its format, element sets and refusals. */
+export function withGroupRead(g: ElementGroup, data: GroupReadData): ElementGroup {
+  const read = rowReader(data.fields)
+  return { ...g, format: data.format, elements: data.rows.map(read), refused: data.refused }
 }
 
 /**
