@@ -16,6 +16,20 @@ import { syntheticGroup, tleText } from '../fixtures/synthetic.ts'
 const tmp = mkdtempSync(join(tmpdir(), 'sattrack-reload-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
+/** May 2026, day `d`: the files' times. */
+const day = (d: number) => new Date(Date.UTC(2026, 4, d))
+
+/** A new folder of `tmp`, and how to write a file in it with a modification time. */
+function folder(name: string) {
+  const dir = join(tmp, name)
+  mkdirSync(dir)
+  const write = (file: string, text: string, at: Date) => {
+    writeFileSync(join(dir, file), text)
+    utimesSync(join(dir, file), at, at)
+  }
+  return { dir, write }
+}
+
 /** Runs one reload of `dir` into `store` and gives its log lines. */
 async function reload(store: CatalogStore, dir: string) {
   const lines: any[] = []
@@ -29,13 +43,7 @@ async function reload(store: CatalogStore, dir: string) {
 }
 
 test('a group whose file became unreadable keeps its sets, and the reload log lists it among the groups kept', async () => {
-  const dir = join(tmp, 'unreadable')
-  mkdirSync(dir)
-  const day = (d: number) => new Date(Date.UTC(2026, 4, d))
-  const write = (name: string, text: string, at: Date) => {
-    writeFileSync(join(dir, name), text)
-    utimesSync(join(dir, name), at, at)
-  }
+  const { dir, write } = folder('unreadable')
   // 28 May: science 92000-92002, stations 90000-90009, weather 91000-91004.
   write('science.tle', tleText(syntheticGroup(92000, 3, { epochDay: 148 })), day(28))
   write('stations.tle', tleText(syntheticGroup(90000, 10, { epochDay: 148 })), day(28))
@@ -61,13 +69,7 @@ test('a group whose file became unreadable keeps its sets, and the reload log li
 })
 
 test('a group whose newer file is cut short, or holds fewer than half its satellites, keeps what it had (as a refresh refuses them); the others are taken', async () => {
-  const dir = join(tmp, 'guards')
-  mkdirSync(dir)
-  const day = (d: number) => new Date(Date.UTC(2026, 4, d))
-  const write = (name: string, text: string, at: Date) => {
-    writeFileSync(join(dir, name), text)
-    utimesSync(join(dir, name), at, at)
-  }
+  const { dir, write } = folder('guards')
   // 28 May: stations 90000-90019, weather 91000-91009, science 92000-92009.
   write('stations.tle', tleText(syntheticGroup(90000, 20, { epochDay: 148 })), day(28))
   write('weather.tle', tleText(syntheticGroup(91000, 10, { epochDay: 148 })), day(28))
@@ -101,13 +103,7 @@ test('a group whose newer file is cut short, or holds fewer than half its satell
 })
 
 test('the skipped-sets line of a reload gives examples of the sets skipped, not of the files that could not be read', async () => {
-  const dir = join(tmp, 'examples')
-  mkdirSync(dir)
-  const day = (d: number) => new Date(Date.UTC(2026, 4, d))
-  const write = (name: string, text: string, at: Date) => {
-    writeFileSync(join(dir, name), text)
-    utimesSync(join(dir, name), at, at)
-  }
+  const { dir, write } = folder('examples')
   write('stations.tle', tleText(syntheticGroup(90000, 10, { epochDay: 148 })), day(28))
   const store = new CatalogStore(catalogFromSnapshot(await loadSnapshotPath(dir), 'snapshot', Date.now()).catalog)
   for (const name of ['geo', 'military', 'oneweb']) write(`${name}.tle`, '<html><body>not elements</body></html>\n', day(30))
