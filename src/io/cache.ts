@@ -12,6 +12,7 @@ import { ELEMENT_FORMATS } from '../domain/catalog/formats.ts'
 import type { ElementGroup, GroupSet } from '../domain/catalog/groups.ts'
 import { type GroupReadData, groupReadData, withGroupRead } from '../domain/catalog/transfer.ts'
 import { MAX_ROUND_BYTES } from './refresh.ts'
+import { buildIdentity } from './version.ts'
 
 /** The cache file inside the data dir. */
 export const CACHE_FILE = 'catalog-cache.json'
@@ -25,8 +26,10 @@ const TEMP_SUFFIX = '.tmp'
  * instead of parsing and validating the payload again (most of a start's time
  * with a cache: ~160 ms of ~400 for the 12k catalogue in OMM JSON) when the
  * entry names the payload's checksum and the group's time as the cache holds
- * them. Written just before the cache, from the same groups; a missing,
- * damaged or outdated file only costs the reading.
+ * them, and the file was written by this very build (version.ts buildIdentity:
+ * another build may read payloads otherwise, a fix included). Written just
+ * before the cache, from the same groups; a missing, damaged or outdated file
+ * only costs the reading. Not written or read outside a release build.
  */
 export const READS_FILE = 'catalog-cache.reads.json'
 const READS_KIND = 'sattrack-cache-reads'
@@ -98,33 +101,34 @@ function checksumsOf(contents: GroupSet): Map<ElementGroup, string> {
 }
 
 /**
- * The reads file's text: a first line holding the checksum of the rest, then
- * each group read (with a payload), with its payload's checksum.
+ * The reads file's text: a first line holding the build that wrote it and the
+ * checksum of the rest, then each group read (with a payload), with its
+ * payload's checksum.
  */
-export function serializeReads(contents: GroupSet, checksums: ReadonlyMap<ElementGroup, string> = checksumsOf(contents)): string {
+export function serializeReads(contents: GroupSet, build: string, checksums: ReadonlyMap<ElementGroup, string> = checksumsOf(contents)): string {
   const groups = contents.groups.flatMap((g) => {
     const data = checksums.has(g) ? groupReadData(g) : null
     return data === null ? [] : [{ sha256: checksums.get(g)!, ...data }]
   })
   const body = JSON.stringify({ groups })
-  return `${JSON.stringify({ kind: READS_KIND, version: CACHE_VERSION, sha256: sha256(body) })}\n${body}`
+  return `${JSON.stringify({ kind: READS_KIND, version: CACHE_VERSION, build, sha256: sha256(body) })}\n${body}`
 }
 
 /**
  * The cache's groups, each taken as read from the reads file when an entry
  * names its payload's checksum and its time; with the names of those groups.
- * Anything amiss with the file (absent, damaged, another version) leaves the
- * groups to be read from their payloads.
+ * Anything amiss with the file (absent, damaged, another version, written by
+ * another build) leaves the groups to be read from their payloads.
  */
-function withReads(groups: ElementGroup[], checksums: Record<string, string>, readsText: string | null): { groups: ElementGroup[]; fromReads: string[] } {
+function withReads(groups: ElementGroup[], checksums: Record<string, string>, readsText: string | null, build: string | null): { groups: ElementGroup[]; fromReads: string[] } {
   const none = { groups, fromReads: [] }
-  if (readsText === null) return none
+  if (readsText === null || build === null) return none
   const newline = readsText.indexOf('\n')
   let entries: (GroupReadData & { sha256: string })[]
   try {
     const head = JSON.parse(readsText.slice(0, newline))
     const body = readsText.slice(newline + 1)
-    if (newline < 0 || head?.kind !== READS_KIND || head.version !== CACHE_VERSION || head.sha256 !== sha256(body)) return none
+    if (newline < 0 || head?.kind !== READS_KIND || head.version !== CACHE_VERSION || head.build !== build || head.sha256 !== sha256(body)) return none
     entries = JSON.parse(body).groups
     if (!Array.isArray(entries)) return none
   } catch {
@@ -173,8 +177,8 @@ export function deserializeCache(text: string): { ok: true; cache: GroupSet; che
   return { ok: true, cache: { source: 'cache', description: data.url, obtainedAtMs, datedBy: 'stamp', groups }, checksums }
 }
 
-/** Reads the cache of a data dir. Absent is not an error; anything unreadable is `invalid` with a reason. */
-export async function readCache(dataDir: string): Promise<CacheReadResult> {
+/** Reads the cache of a data dir (with the reads file `build` wrote). Absent is not an error; anything unreadable is `invalid` with a reason. */
+export async function readCache(dataDir: string, build: string | null = buildIdentity()): Promise<CacheReadResult> {
   const path = join(dataDir, CACHE_FILE)
   let text: string
   try {
@@ -191,7 +195,7 @@ export async function readCache(dataDir: string): Promise<CacheReadResult> {
   const readsText = await Bun.file(join(dataDir, READS_FILE))
     .text()
     .catch(() => null)
-  const { groups, fromReads } = withReads(parsed.cache.groups, parsed.checksums, readsText)
+  const { groups, fromReads } = withReads(parsed.cache.groups, parsed.checksums, readsText, build)
   return { kind: 'ok', cache: { ...parsed.cache, groups }, path, fromReads }
 }
 
@@ -310,13 +314,13 @@ async function writeAtomically(dataDir: string, name: string, kind: string, text
  * same folder, is flushed to disk, then renamed over the old file and the folder
  * entry flushed. Creates the data dir when needed. Throws on failure (after
  * removing its temporary file); the old cache is then still intact. The reads
- * file is written first, the same way; failing to write it only leaves the
- * next start to read the payloads.
+ * file (of `build`, none outside a release build) is written first, the same
+ * way; failing to write it only leaves the next start to read the payloads.
  */
-export async function writeCache(dataDir: string, contents: GroupSet): Promise<string> {
+export async function writeCache(dataDir: string, contents: GroupSet, build: string | null = buildIdentity()): Promise<string> {
   await mkdir(dataDir, { recursive: true })
   const checksums = checksumsOf(contents)
-  await writeAtomically(dataDir, READS_FILE, 'reads-', serializeReads(contents, checksums)).catch(() => {})
+  if (build !== null) await writeAtomically(dataDir, READS_FILE, 'reads-', serializeReads(contents, build, checksums)).catch(() => {})
   await writeAtomically(dataDir, CACHE_FILE, '', serializeCache(contents, checksums))
   await fsyncFolder(dataDir)
   await removeStaleTemporaries(dataDir, Date.now())

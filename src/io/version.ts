@@ -1,4 +1,5 @@
 /** The service version (package.json) and the commit it was built from (injected by the build). */
+import { statSync } from 'node:fs'
 import pkg from '../../package.json'
 
 export const VERSION: string = pkg.version
@@ -11,6 +12,25 @@ declare const SATTRACK_BUILD_COMMIT: string | undefined
 
 /** The git commit of the build (`-dirty` when the tree had changes), or `unknown` outside a release build. */
 export const BUILD_COMMIT: string = typeof SATTRACK_BUILD_COMMIT === 'string' && SATTRACK_BUILD_COMMIT !== '' ? SATTRACK_BUILD_COMMIT : 'unknown'
+
+let identity: string | null | undefined
+/**
+ * This very build: its version, commit, and the size and time of its
+ * executable (two builds of one dirty tree differ there); null outside a
+ * release build (`bun run`, `bun test`: the code may have changed under the
+ * same name). What the data-dir cache's reads file is written by (cache.ts):
+ * another build, whose reading of payloads may differ, reads them again.
+ */
+export function buildIdentity(): string | null {
+  if (identity !== undefined) return identity
+  try {
+    const executable = statSync(process.execPath)
+    identity = BUILD_COMMIT === 'unknown' ? null : `${VERSION} ${BUILD_COMMIT} ${executable.size} ${executable.mtimeMs}`
+  } catch {
+    identity = null
+  }
+  return identity
+}
 
 /** What `--version` prints: version, commit, the Bun it runs on, and the embedded snapshot's stamp and age at `nowMs`. */
 export function versionText(snapshotStampMs: number, nowMs: number): string {

@@ -7,9 +7,9 @@
  * refresh of two groups that keeps the other six.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'bun:test'
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { parseTleText } from '../../src/domain/catalog/elements.ts'
 import { CACHE_FILE, READS_FILE, readCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
@@ -17,6 +17,7 @@ import { loadSnapshotPath } from '../../src/io/snapshot-files.ts'
 import { ommRecord, recordsOf } from '../fixtures/synthetic.ts'
 import { ROOT, runToExit, oldSnapshotOr, type ServiceProcess, startService } from '../fixtures/service-process.ts'
 import { type MockUpstream, startMockUpstream } from '../fixtures/upstream.ts'
+import { requireExecutable } from './harness.ts'
 
 const FALLBACK_SNAPSHOT = join(ROOT, 'test/fixtures/elements/stations.tle')
 const SIX_DIGIT = ommRecord({
@@ -186,18 +187,32 @@ describe('the service process with refresh', () => {
     const held = await list()
     expect(await service.stop()).toBe(0)
 
-    // The cache rewritten by those 304 rounds: the next start takes every group as read from the reads file (no parsing, no validation)...
-    service = await startService(args())
-    const asRead = service.logs().find((l) => l.msg === 'catalogue loaded')!
-    expect([...asRead.cacheGroupsAsRead].sort()).toEqual(Object.keys(first.catalog.groups).sort())
+    // `bun run` (not a release build) writes no reads file. The executable writes one with its first round (304s here)...
+    expect(existsSync(join(dataDir, READS_FILE))).toBe(false)
+    const executable = requireExecutable()
+    const startLine = () => service!.logs().find((l) => l.msg === 'catalogue loaded')!
+    service = await startService(args(), 30_000, executable)
+    expect(startLine().cacheGroupsAsRead).toBeUndefined()
+    await service.waitFor('the reads file', async () => existsSync(join(dataDir, READS_FILE)))
     expect(await list()).toBe(held)
     expect(await service.stop()).toBe(0)
-    // ... and gives the same catalogue as reading the payloads does (the reads file removed).
-    rmSync(join(dataDir, READS_FILE))
-    service = await startService(args())
-    expect(service.logs().find((l) => l.msg === 'catalogue loaded')!.cacheGroupsAsRead).toBeUndefined()
+    // ... from which its next start takes every group as read (no parsing, no validation), serving the same list...
+    service = await startService(args(), 30_000, executable)
+    expect([...startLine().cacheGroupsAsRead].sort()).toEqual(Object.keys(first.catalog.groups).sort())
     expect(await list()).toBe(held)
     expect(await service.stop()).toBe(0)
+    // ... and which another build (a copy of the executable: another file time) does not use: it reads the payloads again.
+    const copy = join(mkdtempSync(join(tmpdir(), 'sattrack-build-')), 'sattrack')
+    copyFileSync(executable, copy)
+    chmodSync(copy, 0o755)
+    try {
+      service = await startService(args(), 30_000, copy)
+      expect(startLine().cacheGroupsAsRead).toBeUndefined()
+      expect(await list()).toBe(held)
+      expect(await service.stop()).toBe(0)
+    } finally {
+      rmSync(dirname(copy), { recursive: true, force: true })
+    }
     service = undefined
   }, 60_000)
 

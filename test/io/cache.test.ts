@@ -38,9 +38,9 @@ describe('writeCache and readCache', () => {
     expect(await readCache(dir)).toEqual({ kind: 'absent' })
     const path = await writeCache(dir, CONTENTS) // creates the folder
     expect(path).toBe(join(dir, CACHE_FILE))
-    // Its groups were never read (parsed and validated): the reads file has none of them, and they come back to be read.
+    // Outside a release build (here) no reads file is written: the groups come back to be read from their payloads.
     expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path, fromReads: [] })
-    expect(readdirSync(dir).sort()).toEqual([CACHE_FILE, READS_FILE]) // no temporary file left
+    expect(readdirSync(dir)).toEqual([CACHE_FILE]) // no temporary file left
   })
 
   test('the cache builds the same catalogue as its payloads', async () => {
@@ -55,6 +55,9 @@ describe('writeCache and readCache', () => {
     expect(report.unreadableGroups).toEqual({})
   })
 
+  /** The build the reads files of these tests are written by (a release build's version, commit and executable). */
+  const BUILD = '0.1.0 abc1234 125000000 1780000000000'
+
   /** CONTENTS as a refresh holds it: every group read (parsed and validated), 90001's set refused (its checksum broken). */
   function readContents(): GroupSet {
     const stations = CONTENTS.groups[0]!
@@ -68,8 +71,8 @@ describe('writeCache and readCache', () => {
     const dir = freshDir()
     const contents = readContents()
     expect(contents.groups[0]!.refused).toHaveLength(1)
-    await writeCache(dir, contents)
-    const read = await readCache(dir)
+    await writeCache(dir, contents, BUILD)
+    const read = await readCache(dir, BUILD)
     if (read.kind !== 'ok') throw new Error(read.kind)
     expect(read.fromReads).toEqual(['stations', 'weather', 'geo'])
     for (const [k, g] of read.cache.groups.entries()) {
@@ -79,7 +82,7 @@ describe('writeCache and readCache', () => {
     // The catalogue a start makes from it equals the one made by reading the payloads (the reads file set aside).
     const fromReads = catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0)
     rmSync(join(dir, READS_FILE))
-    const again = await readCache(dir)
+    const again = await readCache(dir, BUILD)
     if (again.kind !== 'ok') throw new Error(again.kind)
     expect(again.fromReads).toEqual([])
     expect(again.cache.groups.every((g) => g.elements === undefined)).toBe(true)
@@ -93,23 +96,30 @@ describe('writeCache and readCache', () => {
   test('a reads file that is damaged, or whose entry names another payload or another time, is not used: those groups are read from their payloads', async () => {
     const dir = freshDir()
     const contents = readContents()
-    await writeCache(dir, contents)
+    await writeCache(dir, contents, BUILD)
     const reads = readFileSync(join(dir, READS_FILE), 'utf8')
     // A byte of its body changed: its own checksum fails, nothing is taken from it.
     writeFileSync(join(dir, READS_FILE), reads.replace('"noradId"', '"noradID"'))
-    expect(await readCache(dir)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [] })
     writeFileSync(join(dir, READS_FILE), reads.slice(0, reads.length - 10))
-    expect(await readCache(dir)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [] })
     writeFileSync(join(dir, READS_FILE), 'garbage')
-    expect(await readCache(dir)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [] })
     // The cache rewritten with weather obtained later and geo's payload changed, the old reads file put back: only stations matches.
     const [stations, weather, geo] = contents.groups
-    await writeCache(dir, { ...contents, groups: [stations!, { ...weather!, obtainedAtMs: weather!.obtainedAtMs + 1 }, { ...geo!, elements: undefined, text: payloadOf(syntheticGroup(92000, 3), 'tle') }] })
+    await writeCache(dir, { ...contents, groups: [stations!, { ...weather!, obtainedAtMs: weather!.obtainedAtMs + 1 }, { ...geo!, elements: undefined, text: payloadOf(syntheticGroup(92000, 3), 'tle') }] }, BUILD)
     writeFileSync(join(dir, READS_FILE), reads)
-    const read = await readCache(dir)
+    const read = await readCache(dir, BUILD)
     if (read.kind !== 'ok') throw new Error(read.kind)
     expect(read.fromReads).toEqual(['stations'])
     expect(catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0).catalog.groupCounts).toEqual({ geo: 3, stations: 4, weather: 3 })
+    // Written by another build (an upgrade, whose reading of payloads may differ): not used, every group read again.
+    expect(await readCache(dir, BUILD.replace('abc1234', 'def5678'))).toMatchObject({ kind: 'ok', fromReads: [] })
+    // Outside a release build: neither read nor written.
+    expect(await readCache(dir, null)).toMatchObject({ kind: 'ok', fromReads: [] })
+    const other = freshDir()
+    await writeCache(other, contents, null)
+    expect(readdirSync(other)).toEqual([CACHE_FILE])
   })
 
   test('a second write replaces the first whole', async () => {

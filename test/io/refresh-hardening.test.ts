@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildCatalog } from '../../src/domain/catalog/catalog.ts'
 import { CatalogStore } from '../../src/domain/catalog/store.ts'
-import { CACHE_FILE, leftoverReason, processStart, READS_FILE, removeStaleTemporaries, serializeCache, writeCache } from '../../src/io/cache.ts'
+import { CACHE_FILE, leftoverReason, processStart, removeStaleTemporaries, serializeCache, writeCache } from '../../src/io/cache.ts'
 import { type Logger, Refresher, type RefreshSettings, redactUrl, type Timers } from '../../src/io/refresh.ts'
 import { elementsOf, ommJson, ommRecord, syntheticGroup } from '../fixtures/synthetic.ts'
 import { startMockUpstream } from '../fixtures/upstream.ts'
@@ -256,10 +256,10 @@ test('temporary cache files left by a killed writer are removed at start; only a
     }
     for (const n of Object.values(names)) writeFileSync(join(dir, n), '{"kind":"sattrack-cache"')
     expect((await removeStaleTemporaries(dir, Date.now())).sort()).toEqual([names.dead, names.own, ...(start === null ? [] : [names.reused])].sort())
-    expect(readdirSync(dir).sort()).toEqual([names.writing, names.older, ...(start === null ? [names.reused] : []), CACHE_FILE, READS_FILE].sort())
+    expect(readdirSync(dir).sort()).toEqual([names.writing, names.older, ...(start === null ? [names.reused] : []), CACHE_FILE].sort())
     // Ten minutes on, any writer's temporary file is left over (a write takes well under a second).
     expect((await removeStaleTemporaries(dir, Date.now() + 11 * 60_000)).length).toBeGreaterThanOrEqual(2)
-    expect(readdirSync(dir).sort()).toEqual([CACHE_FILE, READS_FILE])
+    expect(readdirSync(dir)).toEqual([CACHE_FILE])
   } finally {
     other.kill()
     rmSync(dir, { recursive: true, force: true })
