@@ -130,7 +130,7 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
     logRefusedSets(log, 'start', report.refused)
   }
   // The cache's groups as the start read them (planStart reads them in inputs.cache): the refresh keeps them, and writes them to the reads file again.
-  return { plan: report, inputs, cached: inputs.cache?.groups ?? [], cacheGroupsAsRead: cache.kind === 'ok' ? cache.fromReads : [] }
+  return { plan: report, inputs, cached: inputs.cache?.groups ?? [], cacheGroupsAsRead: cache.kind === 'ok' ? cache.fromReads.filter((g) => report.cacheGroupsUsed.includes(g)) : [] }
 }
 
 const started = fromSupervisor ? null : await startFromFiles()

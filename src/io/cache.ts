@@ -9,6 +9,8 @@ import { mkdir, open, readdir, rename, stat, unlink } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { ELEMENT_FORMATS } from '../domain/catalog/formats.ts'
+import { validateElementSets } from '../domain/catalog/validate.ts'
+import type { ElementSet } from '../domain/catalog/elements.ts'
 import type { ElementGroup, GroupSet } from '../domain/catalog/groups.ts'
 import { type GroupReadData, groupReadData, withGroupRead } from '../domain/catalog/transfer.ts'
 import { MAX_ROUND_BYTES } from './refresh.ts'
@@ -137,11 +139,26 @@ function withReads(groups: ElementGroup[], checksums: Record<string, string>, re
   const fromReads: string[] = []
   const taken = groups.map((g) => {
     const entry = entries.find((e) => e?.group === g.group && e.sha256 === checksums[g.group] && e.obtainedAtMs === g.obtainedAtMs)
-    if (!entry || !Array.isArray(entry.rows) || !Array.isArray(entry.fields) || !Array.isArray(entry.refused) || !ELEMENT_FORMATS.includes(entry.format)) return g
-    fromReads.push(g.group)
-    return withGroupRead(g, entry)
+    if (!entry || !Array.isArray(entry.rows) || entry.rows.length === 0 || !Array.isArray(entry.fields) || !Array.isArray(entry.refused) || !ELEMENT_FORMATS.includes(entry.format)) return g
+    // Every set validated again (SGP4 can use it, its date, its name: what a start checks of any source), and every refusal well formed: else the payload is read.
+    try {
+      const read = withGroupRead(g, entry)
+      if (!read.refused!.every((r) => typeof r?.reason === 'string' && (r.noradId === null || Number.isInteger(r.noradId)))) return g
+      if (!read.elements!.every(wellFormed) || validateElementSets(read.elements!, g.obtainedAtMs).accepted.length !== read.elements!.length) return g
+      fromReads.push(g.group)
+      return read
+    } catch {
+      return g
+    }
   })
   return { groups: taken, fromReads }
+}
+
+/** The numbers of an element set a reads file gives. */
+const NUMBERS = ['noradId', 'epochMs', 'meanMotionDot', 'meanMotionDdot', 'bstar', 'ephemerisType', 'elementSetNo', 'inclinationDeg', 'raanDeg', 'eccentricity', 'argOfPericenterDeg', 'meanAnomalyDeg', 'meanMotionRevPerDay', 'revAtEpoch'] as const
+/** Whether a set from a reads file has the shape of one: its numbers finite, its name and classification text. */
+function wellFormed(e: ElementSet): boolean {
+  return NUMBERS.every((k) => Number.isFinite(e[k])) && typeof e.name === 'string' && typeof e.classification === 'string'
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string'
@@ -192,9 +209,10 @@ export async function readCache(dataDir: string, build: string | null = buildIde
   }
   const parsed = deserializeCache(text)
   if (!parsed.ok) return { kind: 'invalid', path, reason: parsed.reason }
-  const readsText = await Bun.file(join(dataDir, READS_FILE))
-    .text()
-    .catch(() => null)
+  // A regular file no larger than the cache may be: anything else is not read.
+  const readsPath = join(dataDir, READS_FILE)
+  const readsInfo = await stat(readsPath).catch(() => null)
+  const readsText = readsInfo?.isFile() && readsInfo.size <= MAX_CACHE_BYTES ? await Bun.file(readsPath).text().catch(() => null) : null
   const { groups, fromReads } = withReads(parsed.cache.groups, parsed.checksums, readsText, build)
   return { kind: 'ok', cache: { ...parsed.cache, groups }, path, fromReads }
 }

@@ -158,6 +158,13 @@ const REFRESH_MIRROR_MS = 500
  * process, a loaded machine) does not take its own silence for the workers'.
  */
 const HEARTBEAT = { everyMs: 2000, stuckAfter: 10 }
+/**
+ * While a catalogue sent to a worker (a refresh round, a reload; the whole
+ * catalogue, on the same channel as the asks) is not yet reported swapped in,
+ * only one ask in 5 counts: under heavy load a worker took up to 21 s to read
+ * one, its event loop busy with requests, not stuck (then 100 s to be killed).
+ */
+const SWAP_SLACK = 5
 
 interface Slot {
   slot: number
@@ -171,6 +178,9 @@ interface Slot {
   version?: string
   /** Asks in a row it has not answered (any message answers), while listening. */
   unanswered: number
+  /** A catalogue sent to it that it has not reported swapped in yet (it may take many seconds to read under load: the asks wait behind it). */
+  swapPending: boolean
+  asksWhileSwapping: number
 }
 
 /** The instance-wide stream slots: at most `max` streams, `perClient` per client, each held by a worker. */
@@ -271,7 +281,11 @@ export class Supervisor {
     this.#catalog = catalog
     this.#instanceVersion = catalog.version
     const transfer = catalogTransfer(catalog)
-    for (const s of this.#slots.values()) if (s.listening) this.#send(s, { t: 'catalog', transfer })
+    for (const s of this.#slots.values()) {
+      if (!s.listening) continue
+      s.swapPending = true
+      this.#send(s, { t: 'catalog', transfer })
+    }
     this.#mirrorRefresh(true)
   }
 
@@ -302,7 +316,7 @@ export class Supervisor {
 
   #spawn(slot: number, source: WorkerSource, quickDeaths: number): void {
     const process = this.#options.spawn(slot, source, (message) => this.#onMessage(slot, message))
-    const entry: Slot = { slot, process, source, startedAtMs: this.#now(), listening: false, quickDeaths, unanswered: 0 }
+    const entry: Slot = { slot, process, source, startedAtMs: this.#now(), listening: false, quickDeaths, unanswered: 0, swapPending: false, asksWhileSwapping: 0 }
     this.#slots.set(slot, entry)
     void process.exited.then((exit) => this.#onExit(entry, exit))
   }
@@ -384,6 +398,7 @@ export class Supervisor {
         return
       case 'swapped':
         s.version = message.version
+        s.swapPending = false
         return
       case 'catalog':
         if (!this.#keepCatalogue) {
@@ -493,7 +508,8 @@ export class Supervisor {
         s.process.kill('SIGKILL')
         continue
       }
-      s.unanswered++
+      // While a catalogue sent to it waits to be read, one ask in SWAP_SLACK counts.
+      if (!s.swapPending || ++s.asksWhileSwapping % SWAP_SLACK === 0) s.unanswered++
       this.#send(s, { t: 'ping' })
     }
   }

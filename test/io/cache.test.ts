@@ -113,6 +113,17 @@ describe('writeCache and readCache', () => {
     if (read.kind !== 'ok') throw new Error(read.kind)
     expect(read.fromReads).toEqual(['stations'])
     expect(catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0).catalog.groupCounts).toEqual({ geo: 3, stations: 4, weather: 3 })
+    // A body edited and its checksum line made again: rows that are not element sets SGP4 can use, or a refusal that is not one, are not taken (no throw).
+    const [head, body] = [reads.slice(0, reads.indexOf('\n')), reads.slice(reads.indexOf('\n') + 1)]
+    const sha = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
+    for (const edit of [(b: any) => (b.groups[0].rows[0] = null), (b: any) => (b.groups[0].rows[0][4] = 'soon'), (b: any) => (b.groups[0].refused = [null]), (b: any) => (b.groups[0].rows = [])]) {
+      const edited = JSON.parse(body)
+      edit(edited)
+      const text = JSON.stringify(edited)
+      writeFileSync(join(dir, READS_FILE), `${JSON.stringify({ ...JSON.parse(head), sha256: sha(text) })}\n${text}`)
+      expect((await readCache(dir, BUILD)) as { fromReads?: string[] }).toMatchObject({ kind: 'ok' })
+      expect(((await readCache(dir, BUILD)) as { fromReads: string[] }).fromReads).not.toContain('stations')
+    }
     // Written by another build (an upgrade, whose reading of payloads may differ): not used, every group read again.
     expect(await readCache(dir, BUILD.replace('abc1234', 'def5678'))).toMatchObject({ kind: 'ok', fromReads: [] })
     // Outside a release build: neither read nor written.

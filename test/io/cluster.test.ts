@@ -183,6 +183,19 @@ describe('Supervisor', () => {
     expect(h.replyTo(replacement, 1)!.value).toBe('ok')
   })
 
+  test('while a catalogue sent to a worker is not reported swapped in (read slowly under load), one ask in five counts', async () => {
+    const h = harness({ heartbeat: { everyMs: 10, stuckAfter: 4 } })
+    const [a, b] = await started(h)
+    h.supervisor.swap(other)
+    await Bun.sleep(100) // ~10 asks: 2 counted for each
+    expect([a.signals, b.signals]).toEqual([[], []])
+    b.say({ t: 'swapped', version: other.version })
+    await Bun.sleep(50) // b's asks count again: killed; a's still swap slack
+    expect(b.signals).toEqual(['SIGKILL'])
+    expect(a.signals).toEqual([])
+    await h.supervisor.stop()
+  })
+
   test('a worker started in place of one that died is sent the refresh state as it listens, not at the state\'s next change', async () => {
     const state = { status: { ...disabledRefreshStatus(), enabled: true, lastSuccessAt: '2026-11-26T19:09:26.594Z' }, counts: { succeeded: 1, failed: 0 } }
     const h = harness({ refreshState: () => state })
