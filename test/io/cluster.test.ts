@@ -184,14 +184,23 @@ describe('Supervisor', () => {
   })
 
   test('while a catalogue sent to a worker is not reported swapped in (read slowly under load), one ask in five counts', async () => {
-    const h = harness({ heartbeat: { everyMs: 10, stuckAfter: 4 } })
+    const h = harness({ heartbeat: { everyMs: 20, stuckAfter: 4 } })
     const [a, b] = await started(h)
+    const asks = (w: FakeWorker) => w.inbox.filter((m) => m.t === 'ping').length
+    const until = async (done: () => boolean) => {
+      for (let k = 0; k < 2000 && !done(); k++) await Bun.sleep(1)
+    }
     h.supervisor.swap(other)
-    await Bun.sleep(100) // ~10 asks: 2 counted for each
+    // Ten asks each, unanswered: two of them counted, neither worker killed (four would be, without the swap).
+    await until(() => asks(a) >= 10 && asks(b) >= 10)
     expect([a.signals, b.signals]).toEqual([[], []])
+    // b reports the catalogue swapped in: its asks count again, and it is killed after a few more; a has had 20 asks at most by then.
     b.say({ t: 'swapped', version: other.version })
-    await Bun.sleep(50) // b's asks count again: killed; a's still swap slack
+    const bAsks = asks(b)
+    await until(() => b.signals.length > 0)
     expect(b.signals).toEqual(['SIGKILL'])
+    expect(asks(b) - bAsks).toBeLessThanOrEqual(5)
+    expect(asks(a)).toBeLessThan(20)
     expect(a.signals).toEqual([])
     await h.supervisor.stop()
   })
