@@ -14,9 +14,9 @@
 import { log as defaultLog } from './log.ts'
 import { VERSION } from './version.ts'
 import type { Catalog } from '../domain/catalog/catalog.ts'
-import { describeRefusal, type ElementGroup, type GroupSet, readGroup } from '../domain/catalog/groups.ts'
+import { describeRefusal, type ElementGroup, endsCutShort, type GroupSet, readGroup } from '../domain/catalog/groups.ts'
 import { catalogOf, confirmedOrigin, layerOf, MAX_LOGGED_REFUSALS, overlay, type RefusedSet, refusedSets } from '../domain/catalog/overlay.ts'
-import { describeContent, type ElementFormat, endsInsideElementSet, formatName, sniffFormat } from '../domain/catalog/formats.ts'
+import { describeContent, type ElementFormat, formatName, sniffFormat } from '../domain/catalog/formats.ts'
 import type { RefreshStatus } from '../domain/catalog/refresh.ts'
 import type { CatalogStore } from '../domain/catalog/store.ts'
 
@@ -671,7 +671,7 @@ export class Refresher {
       if (elements.length === 0) {
         return fail(refused.length > 0 ? `no valid element sets, ${refused.length} invalid${firstInvalid}` : `${formatName(format)} with no element sets`)
       }
-      if (endsInsideElementSet(text, format, refused.flatMap((r) => (r.line === undefined ? [] : [{ line: r.line }])))) {
+      if (endsCutShort(read.group)) {
         return fail(`the body ends inside an element set (cut short?)${firstInvalid}`)
       }
       if (refused.length > MAX_INVALID_SHARE * (elements.length + refused.length)) {

@@ -9,7 +9,7 @@
  */
 import type { GroupSource, SortedSatellite } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
-import { type ElementFormat, parseAnyElements, parseElements } from './formats.ts'
+import { type ElementFormat, endsInsideElementSet, parseAnyElements, parseElements } from './formats.ts'
 import { type Refusal, validateElementSets } from './validate.ts'
 
 /** A group of element sets, where it came from and when it was obtained. */
@@ -97,6 +97,12 @@ export function readGroup(entry: ElementGroup, { maxSatellites }: ReadLimits = {
   // Sets that parse but SGP4 cannot use, dated after their group was obtained, or with unprintable names.
   const { accepted, refused } = validateElementSets(parsed.elements, entry.obtainedAtMs)
   return { ok: true, group: { ...entry, format: parsed.format, elements: accepted, refused: [...unreadable, ...refused] } }
+}
+
+/** Whether a group read from its payload ends inside an element set (its last set unreadable, or a TLE text ending on a name): a payload cut short. */
+export function endsCutShort(g: ElementGroup): boolean {
+  if (g.text === undefined || g.format === undefined) return false
+  return endsInsideElementSet(g.text, g.format, (g.refused ?? []).flatMap((r) => (r.line === undefined ? [] : [{ line: r.line }])))
 }
 
 /** A refusal for people: `stations 25544: its epoch … is more than a day after …`. */

@@ -12,8 +12,7 @@
  */
 import type { Catalog } from './catalog.ts'
 import type { ElementSet } from './elements.ts'
-import { endsInsideElementSet } from './formats.ts'
-import { describeRefusal, type ElementGroup, elementCount, type GroupSet, readGroups } from './groups.ts'
+import { describeRefusal, type ElementGroup, elementCount, endsCutShort, type GroupSet, readGroups } from './groups.ts'
 import { catalogOf, chooseNewest, layerOf, overlay, type RefusedSet, refusedSets } from './overlay.ts'
 import { believableDate, type StartWarning } from './startup.ts'
 
@@ -68,8 +67,7 @@ function sameElements(a: ElementSet, b: ElementSet): boolean {
  * satellites of the group held (`heldCount`).
  */
 function refusedGroupReason(g: ElementGroup, heldCount: number | undefined): string | null {
-  const unreadLines = (g.refused ?? []).flatMap((r) => (r.line === undefined ? [] : [{ line: r.line }]))
-  if (g.text !== undefined && g.format !== undefined && endsInsideElementSet(g.text, g.format, unreadLines)) return 'its file ends inside an element set (cut short?)'
+  if (endsCutShort(g)) return 'its file ends inside an element set (cut short?)'
   const count = new Set(g.elements!.map((e) => e.noradId)).size
   return heldCount !== undefined && count < heldCount / 2 ? `${count} satellites, fewer than half of the ${heldCount} it holds` : null
 }
