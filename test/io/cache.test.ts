@@ -113,10 +113,19 @@ describe('writeCache and readCache', () => {
     if (read.kind !== 'ok') throw new Error(read.kind)
     expect(read.fromReads).toEqual(['stations'])
     expect(catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0).catalog.groupCounts).toEqual({ geo: 3, stations: 4, weather: 3 })
-    // A body edited and its checksum line made again: rows that are not element sets SGP4 can use, or a refusal that is not one, are not taken (no throw).
+    // A body edited and its checksum line made again: rows that are not element sets, a set any source would have refused (a name with a
+    // line break, an epoch after the group was obtained), or a refusal that is not one, are not taken (no throw).
     const [head, body] = [reads.slice(0, reads.indexOf('\n')), reads.slice(reads.indexOf('\n') + 1)]
     const sha = (text: string) => new Bun.CryptoHasher('sha256').update(text).digest('hex')
-    for (const edit of [(b: any) => (b.groups[0].rows[0] = null), (b: any) => (b.groups[0].rows[0][4] = 'soon'), (b: any) => (b.groups[0].refused = [null]), (b: any) => (b.groups[0].rows = [])]) {
+    const column = (b: any, field: string) => b.groups[0].fields.indexOf(field)
+    for (const edit of [
+      (b: any) => (b.groups[0].rows[0] = null),
+      (b: any) => (b.groups[0].rows[0][column(b, 'epochMs')] = 'soon'),
+      (b: any) => (b.groups[0].rows[0][column(b, 'epochMs')] = b.groups[0].obtainedAtMs + 2 * 86_400_000),
+      (b: any) => (b.groups[0].rows[0][column(b, 'name')] = 'ISS\r\n1 25544U'),
+      (b: any) => (b.groups[0].refused = [null]),
+      (b: any) => (b.groups[0].rows = []),
+    ]) {
       const edited = JSON.parse(body)
       edit(edited)
       const text = JSON.stringify(edited)
