@@ -201,8 +201,10 @@ export async function readCache(dataDir: string, build: string | null = buildIde
   const path = join(dataDir, CACHE_FILE)
   let text: string
   try {
-    const size = (await stat(path)).size
-    if (size > MAX_CACHE_BYTES) return { kind: 'invalid', path, reason: `it is ${size} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` }
+    const info = await stat(path)
+    // A folder, a FIFO (whose reading would wait for a writer, and the start with it) or a device: not read.
+    if (!info.isFile()) return { kind: 'invalid', path, reason: 'it is not a regular file' }
+    if (info.size > MAX_CACHE_BYTES) return { kind: 'invalid', path, reason: `it is ${info.size} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` }
     text = await Bun.file(path).text()
   } catch (error) {
     const code = (error as NodeJS.ErrnoException)?.code

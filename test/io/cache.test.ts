@@ -223,14 +223,18 @@ describe('a damaged cache is reported, never trusted', () => {
     expect(deserializeCache(JSON.stringify(noFormat))).toEqual({ ok: false, reason: 'group stations has an unknown format' })
   })
 
-  test('readCache says which file and why; a folder in its place is unreadable', async () => {
+  test('readCache says which file and why; a folder or a FIFO in its place is not read (a FIFO would block the start)', async () => {
     const dir = freshDir()
     mkdirSync(dir)
-    writeFileSync(join(dir, CACHE_FILE), text.slice(0, 1000))
-    expect(await readCache(dir)).toEqual({ kind: 'invalid', path: join(dir, CACHE_FILE), reason: 'it is not valid JSON (truncated or overwritten?)' })
-    rmSync(join(dir, CACHE_FILE))
-    mkdirSync(join(dir, CACHE_FILE))
-    expect((await readCache(dir)).kind).toBe('invalid')
+    const path = join(dir, CACHE_FILE)
+    writeFileSync(path, text.slice(0, 1000))
+    expect(await readCache(dir)).toEqual({ kind: 'invalid', path, reason: 'it is not valid JSON (truncated or overwritten?)' })
+    rmSync(path)
+    mkdirSync(path)
+    expect(await readCache(dir)).toEqual({ kind: 'invalid', path, reason: 'it is not a regular file' })
+    rmSync(path, { recursive: true })
+    expect(Bun.spawnSync(['mkfifo', path]).exitCode).toBe(0)
+    expect(await readCache(dir)).toEqual({ kind: 'invalid', path, reason: 'it is not a regular file' })
   })
 })
 
