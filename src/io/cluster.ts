@@ -139,7 +139,7 @@ export interface SupervisorOptions {
   now?: () => number
   /** Replaces a dead worker after this long, doubled for each death in a row soon after its start (ms). */
   restartDelayMs?: number
-  /** How often a listening worker is asked whether it still answers, and after how many unanswered asks in a row it is killed and replaced (default HEARTBEAT). */
+  /** How often a worker is asked whether it still answers (once the instance is up), and after how many unanswered asks in a row it is killed and replaced (default HEARTBEAT). */
   heartbeat?: { everyMs: number; stuckAfter: number }
 }
 
@@ -151,9 +151,10 @@ const GATHER_TIMEOUT_MS = 1000
 /** How often the refresh state is sent to the workers when it has changed. */
 const REFRESH_MIRROR_MS = 500
 /**
- * A worker is asked every 2 s whether it answers; one that has answered none
- * of 10 asks in a row (its event loop stuck for 20 s: no request it takes
- * would be answered) is killed and replaced. Counted in asks, not in time
+ * Once the instance is up, a worker is asked every 2 s whether it answers; one
+ * that has answered none of 10 asks in a row (its event loop stuck for 20 s: no
+ * request it takes would be answered; or a replacement stuck before it listens)
+ * is killed and replaced. Counted in asks, not in time
  * since its last answer, so that a supervisor paused for a while (a stopped
  * process, a loaded machine) does not take its own silence for the workers'.
  */
@@ -176,8 +177,10 @@ interface Slot {
   quickDeaths: number
   /** The catalogue version it serves, once known. */
   version?: string
-  /** Asks in a row it has not answered (any message answers), while listening. */
+  /** Asks in a row it has not answered (any message answers). */
   unanswered: number
+  /** Exited, or killed by the heartbeat (its exit replaces it): no longer asked. */
+  ended: boolean
   /** A catalogue sent to it that it has not reported swapped in yet (it may take many seconds to read under load: the asks wait behind it). */
   swapPending: boolean
   asksWhileSwapping: number
@@ -316,7 +319,7 @@ export class Supervisor {
 
   #spawn(slot: number, source: WorkerSource, quickDeaths: number): void {
     const process = this.#options.spawn(slot, source, (message) => this.#onMessage(slot, message))
-    const entry: Slot = { slot, process, source, startedAtMs: this.#now(), listening: false, quickDeaths, unanswered: 0, swapPending: false, asksWhileSwapping: 0 }
+    const entry: Slot = { slot, process, source, startedAtMs: this.#now(), listening: false, quickDeaths, unanswered: 0, ended: false, swapPending: false, asksWhileSwapping: 0 }
     this.#slots.set(slot, entry)
     void process.exited.then((exit) => this.#onExit(entry, exit))
   }
@@ -330,6 +333,8 @@ export class Supervisor {
   }
 
   #onExit(s: Slot, exit: { code: number | null; signal: string | null }): void {
+    s.ended = true
+    s.listening = false
     if (this.#slots.get(s.slot) !== s) return
     this.#streams.releaseWorker(s.slot)
     for (const gathering of this.#gathering.values()) {
@@ -493,17 +498,23 @@ export class Supervisor {
     started.resolve()
   }
 
-  /** Asks every listening worker whether it answers; kills one that has not answered `stuckAfter` asks in a row (its exit replaces it). */
+  /**
+   * Asks every worker whether it answers, a replacement that does not listen yet
+   * included (its link answers from its first moments); kills one that has not
+   * answered `stuckAfter` asks in a row (its exit replaces it).
+   */
   #askWorkers(stuckAfter: number): void {
     for (const s of this.#slots.values()) {
-      if (!s.listening) continue
+      if (s.ended) continue
       if (s.unanswered >= stuckAfter) {
         this.#options.log.error('a worker stopped answering; killing it to start another in its place', {
           worker: s.slot,
           pid: s.process.pid,
           unansweredAsks: s.unanswered,
           everyMs: (this.#options.heartbeat ?? HEARTBEAT).everyMs,
+          ...(s.listening ? {} : { listening: false }),
         })
+        s.ended = true
         s.listening = false
         s.process.kill('SIGKILL')
         continue

@@ -222,10 +222,12 @@ describe('Supervisor', () => {
   test('a worker that answers none of the supervisor\'s asks in a row (its event loop stuck) is killed, logged and replaced; one that answers is kept', async () => {
     const h = harness({ heartbeat: { everyMs: 5, stuckAfter: 4 } })
     const [a, b] = await started(h)
-    // b answers every ask; a (stopped, or busy for ever) none.
+    // Every worker answers every ask (a's replacement too) but a (stopped, or busy for ever).
     const answering = setInterval(() => {
-      if (b.inbox.some((m) => m.t === 'ping')) b.say({ t: 'pong' })
-      b.inbox.length = 0
+      for (const w of h.workers.filter((w) => w !== a)) {
+        if (w.inbox.some((m) => m.t === 'ping')) w.say({ t: 'pong' })
+        w.inbox.length = 0
+      }
     }, 2)
     await Bun.sleep(100)
     clearInterval(answering)
@@ -236,6 +238,45 @@ describe('Supervisor', () => {
     ])
     expect(h.logs.find((l) => l.msg.startsWith('a worker died'))!.fields).toMatchObject({ worker: 1, signal: 'SIGKILL' })
     expect(h.workers.map((w) => w.slot)).toEqual([1, 2, 1])
+    await h.supervisor.stop()
+  })
+
+  test('a worker started in place of another that neither answers nor listens is killed and replaced in turn; one slow to listen that answers is kept', async () => {
+    const h = harness({ heartbeat: { everyMs: 5, stuckAfter: 4 } })
+    const [a, b] = await started(h)
+    const stuck = new Set<FakeWorker>()
+    const answered = new Map<FakeWorker, number>()
+    const answering = setInterval(() => {
+      for (const w of h.workers.filter((w) => !stuck.has(w))) {
+        const asks = w.inbox.filter((m) => m.t === 'ping').length
+        answered.set(w, (answered.get(w) ?? 0) + asks)
+        if (asks > 0) w.say({ t: 'pong' })
+        w.inbox.length = 0
+      }
+    }, 2)
+    const until = async (done: () => boolean) => {
+      for (let k = 0; k < 2000 && !done(); k++) await Bun.sleep(1)
+    }
+    // a's replacement hangs before it listens (reading its catalogue for ever, say).
+    const next = h.workers.length
+    a.die(1)
+    await until(() => h.workers.length > next)
+    const hung = h.workers[next]!
+    stuck.add(hung)
+    await until(() => hung.signals.length > 0)
+    expect(hung.signals).toEqual(['SIGKILL'])
+    expect(h.logs.filter((l) => l.msg.startsWith('a worker stopped answering')).map((l) => l.fields)).toEqual([
+      { worker: 1, pid: hung.pid, unansweredAsks: 4, everyMs: 5, listening: false },
+    ])
+    // Its replacement answers but does not listen yet: asked as many times as would kill a stuck one, and kept.
+    await until(() => h.workers.length > next + 1)
+    const slow = h.workers[next + 1]!
+    await until(() => (answered.get(slow) ?? 0) >= 12)
+    clearInterval(answering)
+    expect(answered.get(slow)).toBeGreaterThanOrEqual(12)
+    expect(slow.signals).toEqual([])
+    expect(b.signals).toEqual([])
+    expect(h.workers.map((w) => w.slot)).toEqual([1, 2, 1, 1])
     await h.supervisor.stop()
   })
 
