@@ -246,6 +246,7 @@ const FAULTS: FaultCase[] = [
   { name: 'a truncated TLE body', fault: { kind: 'truncated' }, format: 'tle', error: /^stations: the body ends inside an element set/ },
   { name: 'an empty array', fault: { kind: 'body', body: '[]', contentType: 'application/json' }, error: /^stations: OMM JSON with no element sets; weather: OMM JSON with no element sets$/ },
   { name: 'an HTML page', fault: { kind: 'body', body: '<!DOCTYPE html>\n<html><body>Service Unavailable</body></html>', contentType: 'text/html' }, error: /^stations: expected OMM JSON, got an HTML page \(61 bytes\); weather: / },
+  { name: 'binary data', fault: { kind: 'body', body: '\u001f\u008b\u0008\u0000 not text' }, error: /^stations: expected OMM JSON, got binary data \(14 bytes\); weather: / },
   { name: 'garbage text', fault: { kind: 'body', body: 'x7#\u0001 garbage, not elements' }, error: /^stations: expected OMM JSON, got text \(26 bytes\); weather: / },
   { name: '"No GP data found" for every group', fault: { kind: 'body', body: 'No GP data found' }, format: 'tle', error: /^the upstream has none of the groups \(stations, weather\)$/ },
   { name: 'JSON that is not OMM', fault: { kind: 'body', body: '[{"hello": "world"}, {"NORAD_CAT_ID": 5}]' }, error: /^stations: no valid element sets, 2 invalid \(first: record 1: NORAD_CAT_ID/ },

@@ -40,6 +40,8 @@ export function sniffFormat(text: string): ElementFormat | null {
 export function describeContent(text: string, preview = true): string {
   const head = stripBom(text).trimStart()
   if (head === '') return 'an empty body'
+  // A NUL, or bytes that are not UTF-8 (decoded as U+FFFD): a compressed or binary body, not text.
+  if (/[\u0000\ufffd]/.test(head.slice(0, 1024))) return 'binary data'
   if (/^<!doctype html|^<html|^<head|^<body/i.test(head)) return 'an HTML page'
   if (head.startsWith('<?xml') || head.startsWith('<')) return 'XML or markup'
   const format = sniffFormat(head)

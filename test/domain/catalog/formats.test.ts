@@ -27,6 +27,9 @@ describe('sniffFormat and describeContent', () => {
     expect(describeContent('')).toBe('an empty body')
     expect(describeContent('No GP data found')).toBe('text starting "No GP data found"')
     expect(describeContent('<?xml version="1.0"?><ndm/>')).toBe('XML or markup')
+    // A gzip body served without its Content-Encoding, decoded as UTF-8.
+    expect(describeContent(new TextDecoder().decode(Bun.gzipSync('[{"OBJECT_NAME":"ISS (ZARYA)"}]')))).toBe('binary data')
+    expect(describeContent('x7#\u0001 garbage')).toBe('text starting "x7#? garbage"')
     expect(sniffFormat('No GP data found')).toBeNull()
   })
 
