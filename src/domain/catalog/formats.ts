@@ -33,17 +33,29 @@ export function sniffFormat(text: string): ElementFormat | null {
 }
 
 /**
- * A few words on what a text is, for messages: `an HTML page`, `empty`, `text
+ * Whether text decoded as UTF-8 came from bytes that are not text (a compressed
+ * body, an image): a NUL, or over a quarter of it bytes that are not UTF-8
+ * (decoded as U+FFFD; random bytes give about half). Text in another charset (a
+ * Latin-1 error page) has a few.
+ */
+function looksBinary(text: string): boolean {
+  if (text.includes('\u0000')) return true
+  let invalid = 0
+  for (const c of text) if (c === '\ufffd') invalid++
+  return invalid > text.length / 4
+}
+
+/**
+ * A few words on what a text is, for messages: `an HTML page`, `binary data`, `text
  * starting "No GP data found"`; without `preview`, plain `text` (what an
  * upstream sent is never echoed).
  */
 export function describeContent(text: string, preview = true): string {
   const head = stripBom(text).trimStart()
   if (head === '') return 'an empty body'
-  // A NUL, or bytes that are not UTF-8 (decoded as U+FFFD): a compressed or binary body, not text.
-  if (/[\u0000\ufffd]/.test(head.slice(0, 1024))) return 'binary data'
   if (/^<!doctype html|^<html|^<head|^<body/i.test(head)) return 'an HTML page'
   if (head.startsWith('<?xml') || head.startsWith('<')) return 'XML or markup'
+  if (looksBinary(head.slice(0, 1024))) return 'binary data'
   const format = sniffFormat(head)
   if (format) return formatName(format)
   if (!preview) return 'text'

@@ -30,6 +30,14 @@ describe('sniffFormat and describeContent', () => {
     // A gzip body served without its Content-Encoding, decoded as UTF-8.
     expect(describeContent(new TextDecoder().decode(Bun.gzipSync('[{"OBJECT_NAME":"ISS (ZARYA)"}]')))).toBe('binary data')
     expect(describeContent('x7#\u0001 garbage')).toBe('text starting "x7#? garbage"')
+    // Bytes with no NUL but mostly not UTF-8 (an image, a compressed body past its header): binary too.
+    let seed = 7
+    const noise = Uint8Array.from({ length: 512 }, () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) >> 16) % 255 + 1)
+    expect(describeContent(new TextDecoder().decode(noise))).toBe('binary data')
+    // Text in another charset (Latin-1 bytes decoded as UTF-8) is not binary.
+    const latin1 = (text: string) => new TextDecoder().decode(Uint8Array.from(text, (c) => c.charCodeAt(0)))
+    expect(describeContent(latin1('<html><body>Accès refusé</body></html>'))).toBe('an HTML page')
+    expect(describeContent(latin1('Accès refusé'))).toBe('text starting "Acc?s refus?"')
     expect(sniffFormat('No GP data found')).toBeNull()
   })
 
