@@ -1,7 +1,9 @@
 /**
  * What a parsed element set must also satisfy to be loaded, whatever source
  * brings it (the embedded snapshot at build time, `--snapshot`, the cache, a
- * refresh, a reload): SGP4 must initialise it and propagate it at its epoch,
+ * refresh, a reload; the cache's reads file gets recordRefusal only, its sets
+ * having passed all of it in the build that wrote them, src/io/cache.ts):
+ * SGP4 must initialise it and propagate it at its epoch,
  * its epoch may not be later than a day after the time its group was obtained
  * (data cannot describe an epoch that had not come when it was fetched, beyond
  * clock differences), and its name must be printable text of sane length (so a
