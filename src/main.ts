@@ -92,7 +92,7 @@ const startLog = worker === null || (worker.slot === 1 && !fromSupervisor)
  * competes with it group by group (see startup.ts). Logs what the start found
  * (once per instance: `startLog`). Exits on a base that cannot be used.
  */
-async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: ElementGroup[]; cacheGroupsAsRead: string[] }> {
+async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs; cached: ElementGroup[]; cacheGroupsAsRead: string[]; readsUnused: string | null }> {
   let base: StartInputs['base']
   try {
     base = config.snapshot
@@ -130,7 +130,14 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
     logRefusedSets(log, 'start', report.refused)
   }
   // The cache's groups as the start read them (planStart reads them in inputs.cache): the refresh keeps them, and writes them to the reads file again.
-  return { plan: report, inputs, cached: inputs.cache?.groups ?? [], cacheGroupsAsRead: cache.kind === 'ok' ? cache.fromReads.filter((g) => report.cacheGroupsUsed.includes(g)) : [] }
+  return {
+    plan: report,
+    inputs,
+    cached: inputs.cache?.groups ?? [],
+    cacheGroupsAsRead: cache.kind === 'ok' ? cache.fromReads.filter((g) => report.cacheGroupsUsed.includes(g)) : [],
+    // Said only when the cache gave groups: their payloads were read again, and the start took longer.
+    readsUnused: cache.kind === 'ok' && report.cacheGroupsUsed.length > 0 ? cache.readsUnused : null,
+  }
 }
 
 const started = fromSupervisor ? null : await startFromFiles()
@@ -234,6 +241,8 @@ if (started && startLog) {
     ...startLogFields(started.inputs, started.plan),
     // The cache's groups taken as read from its reads file (not parsed and validated again).
     ...(started.cacheGroupsAsRead.length > 0 ? { cacheGroupsAsRead: started.cacheGroupsAsRead } : {}),
+    // Why the reads file next to the cache gave none (an upgrade: another build wrote it).
+    ...(started.readsUnused !== null ? { cacheReadsFileUnused: started.readsUnused } : {}),
   })
   // The data's age, by age alone: it makes the catalogue's validity rules (~15 ms), which the first requests need not wait for.
   soon(() => {

@@ -56,8 +56,12 @@ const STALE_TEMP_MS = 10 * 60_000
 
 export type CacheReadResult =
   | { kind: 'absent' }
-  /** `fromReads`: the groups taken as read from the reads file (READS_FILE); the others are read from their payloads. */
-  | { kind: 'ok'; cache: GroupSet; path: string; fromReads: string[] }
+  /**
+   * `fromReads`: the groups taken as read from the reads file (READS_FILE); the others are read from their payloads.
+   * `readsUnused`: why a reads file that is there gave no group (another build wrote it, after an upgrade...); null when
+   * it gave one, is absent, or is not for this build to read (bun run).
+   */
+  | { kind: 'ok'; cache: GroupSet; path: string; fromReads: string[]; readsUnused: string | null }
   | { kind: 'invalid'; path: string; reason: string }
 
 /** `$XDG_DATA_HOME/sattrack`, or `~/.local/share/sattrack`. */
@@ -120,21 +124,24 @@ export function serializeReads(contents: GroupSet, build: string, checksums: Rea
  * The cache's groups, each taken as read from the reads file when an entry
  * names its payload's checksum and its time; with the names of those groups.
  * Anything amiss with the file (absent, damaged, another version, written by
- * another build) leaves the groups to be read from their payloads.
+ * another build) leaves the groups to be read from their payloads; `unused`
+ * says why when it gave none.
  */
-function withReads(groups: ElementGroup[], checksums: Record<string, string>, readsText: string | null, build: string | null): { groups: ElementGroup[]; fromReads: string[] } {
-  const none = { groups, fromReads: [] }
-  if (readsText === null || build === null) return none
+function withReads(groups: ElementGroup[], checksums: Record<string, string>, readsText: string, build: string): { groups: ElementGroup[]; fromReads: string[]; unused: string | null } {
+  const none = (unused: string) => ({ groups, fromReads: [], unused })
   const newline = readsText.indexOf('\n')
+  if (newline < 0) return none('it is not a reads file of this version')
   let entries: (GroupReadData & { sha256: string })[]
   try {
     const head = JSON.parse(readsText.slice(0, newline))
     const body = readsText.slice(newline + 1)
-    if (newline < 0 || head?.kind !== READS_KIND || head.version !== CACHE_VERSION || head.build !== build || head.sha256 !== sha256(body)) return none
+    if (head?.kind !== READS_KIND || head.version !== CACHE_VERSION) return none('it is not a reads file of this version')
+    if (head.build !== build) return none('another build wrote it (its payloads are read again after an upgrade)')
+    if (head.sha256 !== sha256(body)) return none('it fails its checksum')
     entries = JSON.parse(body).groups
-    if (!Array.isArray(entries)) return none
+    if (!Array.isArray(entries)) return none('it is not a reads file of this version')
   } catch {
-    return none
+    return none('it is not valid JSON (truncated or overwritten?)')
   }
   const fromReads: string[] = []
   const taken = groups.map((g) => {
@@ -153,7 +160,7 @@ function withReads(groups: ElementGroup[], checksums: Record<string, string>, re
       return g
     }
   })
-  return { groups: taken, fromReads }
+  return { groups: taken, fromReads, unused: fromReads.length > 0 ? null : 'none of its groups matches a payload and time of the cache, or checks out' }
 }
 
 /** The numbers of an element set a reads file gives. */
@@ -213,12 +220,19 @@ export async function readCache(dataDir: string, build: string | null = buildIde
   }
   const parsed = deserializeCache(text)
   if (!parsed.ok) return { kind: 'invalid', path, reason: parsed.reason }
-  // A regular file no larger than the cache may be: anything else is not read.
-  const readsPath = join(dataDir, READS_FILE)
-  const readsInfo = await stat(readsPath).catch(() => null)
-  const readsText = readsInfo?.isFile() && readsInfo.size <= MAX_CACHE_BYTES ? await Bun.file(readsPath).text().catch(() => null) : null
-  const { groups, fromReads } = withReads(parsed.cache.groups, parsed.checksums, readsText, build)
-  return { kind: 'ok', cache: { ...parsed.cache, groups }, path, fromReads }
+  if (build === null) return { kind: 'ok', cache: parsed.cache, path, fromReads: [], readsUnused: null }
+  const reads = await readsFileText(join(dataDir, READS_FILE))
+  const { groups, fromReads, unused } =
+    typeof reads === 'string' ? withReads(parsed.cache.groups, parsed.checksums, reads, build) : { groups: parsed.cache.groups, fromReads: [], unused: reads.unused }
+  return { kind: 'ok', cache: { ...parsed.cache, groups }, path, fromReads, readsUnused: unused }
+}
+
+/** The reads file's text; else why it is not read (null when there is none). Only a regular file no larger than a cache may be is read. */
+async function readsFileText(path: string): Promise<string | { unused: string | null }> {
+  const info = await stat(path).catch(() => null)
+  if (info === null) return { unused: null }
+  if (!info.isFile() || info.size > MAX_CACHE_BYTES) return { unused: 'it is not a regular file, or is larger than a cache may be' }
+  return (await Bun.file(path).text().catch(() => null)) ?? { unused: 'it cannot be read' }
 }
 
 /** The cache as a set to start from, described by its path (each group obtained when it was fetched or last confirmed). */

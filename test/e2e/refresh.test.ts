@@ -193,12 +193,14 @@ describe('the service process with refresh', () => {
     const startLine = () => service!.logs().find((l) => l.msg === 'catalogue loaded')!
     service = await startService(args(), 30_000, executable)
     expect(startLine().cacheGroupsAsRead).toBeUndefined()
+    expect(startLine().cacheReadsFileUnused).toBeUndefined() // there is none yet
     await service.waitFor('the reads file', async () => existsSync(join(dataDir, READS_FILE)))
     expect(await list()).toBe(held)
     expect(await service.stop()).toBe(0)
     // ... from which its next start takes every group as read (no parsing, no validation), serving the same list...
     service = await startService(args(), 30_000, executable)
     expect([...startLine().cacheGroupsAsRead].sort()).toEqual(Object.keys(first.catalog.groups).sort())
+    expect(startLine().cacheReadsFileUnused).toBeUndefined()
     expect(await list()).toBe(held)
     expect(await service.stop()).toBe(0)
     // ... and which another build (a copy of the executable: another file time) does not use: it reads the payloads again.
@@ -208,6 +210,7 @@ describe('the service process with refresh', () => {
     try {
       service = await startService(args(), 30_000, copy)
       expect(startLine().cacheGroupsAsRead).toBeUndefined()
+      expect(startLine().cacheReadsFileUnused).toBe('another build wrote it (its payloads are read again after an upgrade)')
       expect(await list()).toBe(held)
       expect(await service.stop()).toBe(0)
     } finally {

@@ -39,7 +39,7 @@ describe('writeCache and readCache', () => {
     const path = await writeCache(dir, CONTENTS) // creates the folder
     expect(path).toBe(join(dir, CACHE_FILE))
     // Outside a release build (here) no reads file is written: the groups come back to be read from their payloads.
-    expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path, fromReads: [] })
+    expect(await readCache(dir)).toEqual({ kind: "ok", cache: { ...CONTENTS, datedBy: "stamp" }, path, fromReads: [], readsUnused: null })
     expect(readdirSync(dir)).toEqual([CACHE_FILE]) // no temporary file left
   })
 
@@ -99,12 +99,20 @@ describe('writeCache and readCache', () => {
     await writeCache(dir, contents, BUILD)
     const reads = readFileSync(join(dir, READS_FILE), 'utf8')
     // A byte of its body changed: its own checksum fails, nothing is taken from it.
+    // Each time the start's log says why the file gave nothing (readsUnused).
     writeFileSync(join(dir, READS_FILE), reads.replace('"noradId"', '"noradID"'))
-    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it fails its checksum' })
     writeFileSync(join(dir, READS_FILE), reads.slice(0, reads.length - 10))
-    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it fails its checksum' })
     writeFileSync(join(dir, READS_FILE), 'garbage')
-    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not a reads file of this version' })
+    writeFileSync(join(dir, READS_FILE), '{"kind":\n')
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not valid JSON (truncated or overwritten?)' })
+    rmSync(join(dir, READS_FILE))
+    mkdirSync(join(dir, READS_FILE))
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not a regular file, or is larger than a cache may be' })
+    rmSync(join(dir, READS_FILE), { recursive: true })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: null })
     // The cache rewritten with weather obtained later and geo's payload changed, the old reads file put back: only stations matches.
     const [stations, weather, geo] = contents.groups
     await writeCache(dir, { ...contents, groups: [stations!, { ...weather!, obtainedAtMs: weather!.obtainedAtMs + 1 }, { ...geo!, elements: undefined, text: payloadOf(syntheticGroup(92000, 3), 'tle') }] }, BUILD)
@@ -112,6 +120,7 @@ describe('writeCache and readCache', () => {
     const read = await readCache(dir, BUILD)
     if (read.kind !== 'ok') throw new Error(read.kind)
     expect(read.fromReads).toEqual(['stations'])
+    expect(read.readsUnused).toBeNull()
     expect(catalogFromSnapshot(snapshotFromCache(read.cache, read.path), 'cache', 0).catalog.groupCounts).toEqual({ geo: 3, stations: 4, weather: 3 })
     // A body edited and its checksum line made again: rows that are not element sets, a set any source would have refused (a name with a
     // line break, an epoch after the group was obtained), or a refusal that is not one, are not taken (no throw).
@@ -133,10 +142,14 @@ describe('writeCache and readCache', () => {
       expect((await readCache(dir, BUILD)) as { fromReads?: string[] }).toMatchObject({ kind: 'ok' })
       expect(((await readCache(dir, BUILD)) as { fromReads: string[] }).fromReads).not.toContain('stations')
     }
+    // A reads file none of whose groups matches the cache (every group obtained since it was written).
+    await writeCache(dir, { ...contents, groups: contents.groups.map((g) => ({ ...g, obtainedAtMs: g.obtainedAtMs + 1 })) }, BUILD)
+    writeFileSync(join(dir, READS_FILE), reads)
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'none of its groups matches a payload and time of the cache, or checks out' })
     // Written by another build (an upgrade, whose reading of payloads may differ): not used, every group read again.
-    expect(await readCache(dir, BUILD.replace('abc1234', 'def5678'))).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, BUILD.replace('abc1234', 'def5678'))).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'another build wrote it (its payloads are read again after an upgrade)' })
     // Outside a release build: neither read nor written.
-    expect(await readCache(dir, null)).toMatchObject({ kind: 'ok', fromReads: [] })
+    expect(await readCache(dir, null)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: null })
     const other = freshDir()
     await writeCache(other, contents, null)
     expect(readdirSync(other)).toEqual([CACHE_FILE])
