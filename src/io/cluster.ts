@@ -139,7 +139,7 @@ export interface SupervisorOptions {
   now?: () => number
   /** Replaces a dead worker after this long, doubled for each death in a row soon after its start (ms). */
   restartDelayMs?: number
-  /** How often a worker is asked whether it still answers (once the instance is up), and after how many unanswered asks in a row it is killed and replaced (default HEARTBEAT). */
+  /** How often a worker is asked whether it still answers, and after how many unanswered asks in a row it is killed and replaced (default HEARTBEAT). */
   heartbeat?: { everyMs: number; stuckAfter: number }
 }
 
@@ -151,10 +151,10 @@ const GATHER_TIMEOUT_MS = 1000
 /** How often the refresh state is sent to the workers when it has changed. */
 const REFRESH_MIRROR_MS = 500
 /**
- * Once the instance is up, a worker is asked every 2 s whether it answers; one
- * that has answered none of 10 asks in a row (its event loop stuck for 20 s: no
- * request it takes would be answered; or a replacement stuck before it listens)
- * is killed and replaced. Counted in asks, not in time
+ * A worker is asked every 2 s whether it answers; one that has answered none of
+ * 10 asks in a row (its event loop stuck for 20 s: no request it takes would be
+ * answered; or stuck before it listens) is killed and replaced (before the
+ * instance is up, its death fails the start). Counted in asks, not in time
  * since its last answer, so that a supervisor paused for a while (a stopped
  * process, a loaded machine) does not take its own silence for the workers'.
  */
@@ -271,11 +271,15 @@ export class Supervisor {
     return [...this.#slots.values()].filter((s) => s.listening).length
   }
 
-  /** Starts every worker; resolves when all listen and the supervisor holds the catalogue, rejects when one dies before it listens. */
+  /** Starts every worker; resolves when all listen and the supervisor holds the catalogue, rejects when one dies (or is killed as stuck) before it listens. */
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#started = { resolve, reject }
       for (let slot = 1; slot <= this.#options.count; slot++) this.#spawn(slot, 'files', 0)
+      // From the first moment: a worker stuck before the instance is up is killed, and fails the start as one that exits does.
+      const heartbeat = this.#options.heartbeat ?? HEARTBEAT
+      this.#heartbeat = setInterval(() => this.#askWorkers(heartbeat.stuckAfter), heartbeat.everyMs)
+      this.#heartbeat.unref?.()
     })
   }
 
@@ -492,22 +496,20 @@ export class Supervisor {
       this.#mirror = setInterval(() => this.#mirrorRefresh(false), REFRESH_MIRROR_MS)
       this.#mirror.unref?.()
     }
-    const heartbeat = this.#options.heartbeat ?? HEARTBEAT
-    this.#heartbeat = setInterval(() => this.#askWorkers(heartbeat.stuckAfter), heartbeat.everyMs)
-    this.#heartbeat.unref?.()
     started.resolve()
   }
 
   /**
-   * Asks every worker whether it answers, a replacement that does not listen yet
-   * included (its link answers from its first moments); kills one that has not
-   * answered `stuckAfter` asks in a row (its exit replaces it).
+   * Asks every worker whether it answers, one that does not listen yet included
+   * (its link answers from its first moments); kills one that has not answered
+   * `stuckAfter` asks in a row (its exit replaces it, or fails the start).
    */
   #askWorkers(stuckAfter: number): void {
     for (const s of this.#slots.values()) {
       if (s.ended) continue
       if (s.unanswered >= stuckAfter) {
-        this.#options.log.error('a worker stopped answering; killing it to start another in its place', {
+        const what = this.#started ? 'a worker stopped answering before the instance was up; killing it' : 'a worker stopped answering; killing it to start another in its place'
+        this.#options.log.error(what, {
           worker: s.slot,
           pid: s.process.pid,
           unansweredAsks: s.unanswered,

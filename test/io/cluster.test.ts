@@ -280,6 +280,33 @@ describe('Supervisor', () => {
     await h.supervisor.stop()
   })
 
+  test('a worker stuck before the instance is up (answering none of the asks) is killed and fails the start; one slow to start that answers does not', async () => {
+    const h = harness({ heartbeat: { everyMs: 5, stuckAfter: 4 } })
+    const start = h.supervisor.start()
+    let failed = false
+    start.catch(() => (failed = true))
+    const [a, b] = h.workers
+    // a answers every ask without listening yet (reading a large catalogue, say); b answers none.
+    let answered = 0
+    const answering = setInterval(() => {
+      const asks = a!.inbox.filter((m) => m.t === 'ping').length
+      answered += asks
+      if (asks > 0) a!.say({ t: 'pong' })
+      a!.inbox.length = 0
+    }, 1)
+    await expect(start).rejects.toMatchObject({ message: 'worker 2 exited with code SIGKILL' })
+    clearInterval(answering)
+    expect(failed).toBe(true)
+    expect(answered).toBeGreaterThanOrEqual(4)
+    expect(a!.signals).not.toContain('SIGKILL')
+    expect(b!.signals).toEqual(['SIGKILL'])
+    expect(h.logs.filter((l) => l.level === 'error').map((l) => [l.msg, l.fields?.worker])).toEqual([
+      ['a worker stopped answering before the instance was up; killing it', 2],
+      ['a worker exited before it listened; stopping', 2],
+    ])
+    await h.supervisor.stop()
+  })
+
   test('a worker that exits before it listens fails the start, with its exit code', async () => {
     const h = harness()
     const start = h.supervisor.start()
