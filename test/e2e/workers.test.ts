@@ -121,7 +121,9 @@ describe('two workers', () => {
     const killed = await s.waitFor('the stuck worker killed', async () => lines(s, 'a worker stopped answering; killing it to start another in its place')[0], 40_000)
     expect(killed).toMatchObject({ level: 'error', worker: 1, pid: victim.pid, unansweredAsks: 10, everyMs: 2000 })
     expect(Date.now() - stopped).toBeGreaterThan(18_000)
-    expect(lines(s, 'a worker died; starting another in its place')[0]).toMatchObject({ worker: 1, pid: victim.pid, signal: 'SIGKILL' })
+    // Its death is logged as the kill's exit reaches the supervisor, a moment later.
+    const died = await s.waitFor('the stuck worker\'s death', async () => lines(s, 'a worker died; starting another in its place')[0], 5_000)
+    expect(died).toMatchObject({ worker: 1, pid: victim.pid, signal: 'SIGKILL' })
     await s.waitFor('the replacement listening', async () => lines(s, 'worker listening').find((l) => l.worker === 1 && l.pid !== victim.pid), 15_000)
     for (let i = 0; i < 30; i++) expect((await fresh(s.url, '/api/v1/service/healthcheck')).status).toBe(200)
     const metrics = await (await fresh(s.url, '/metrics')).text()
