@@ -37,13 +37,14 @@ export async function reloadSnapshot(store: CatalogStore, path: string, onSwap: 
     log.warn('reload: files of --snapshot that cannot be read; their groups keep what they had', { path, unreadableGroups: plan.unreadableGroups })
   }
   if (Object.keys(plan.refusedGroups).length > 0) {
-    log.warn('reload: groups of --snapshot not taken; they keep what they had', { path, refusedGroups: plan.refusedGroups })
+    log.warn('reload: groups of --snapshot not taken; each keeps what it had (a new one is not added)', { path, refusedGroups: plan.refusedGroups })
   }
   const skipped = Object.values(plan.invalidByGroup).reduce((a, b) => a + b, 0)
   if (skipped > 0) log.warn('reload: skipped invalid element sets', { path, count: skipped, byGroup: plan.invalidByGroup, examples: plan.examples })
   logRefusedSets(log, 'reload', plan.refused, { path })
   if (!plan.catalog) {
-    log.info('reload: --snapshot brings nothing new; nothing swapped', { path, ...plan.changes })
+    const notTaken = Object.keys(plan.refusedGroups).length > 0
+    log.info(notTaken ? 'reload: --snapshot brings nothing new that can be taken; nothing swapped' : 'reload: --snapshot brings nothing new; nothing swapped', { path, ...plan.changes })
     return
   }
   store.swap(plan.catalog)

@@ -83,7 +83,7 @@ test('a group whose newer file is cut short, or holds fewer than half its satell
   write('weather.tle', tleText(syntheticGroup(91000, 4, { epochDay: 150 })), day(30))
   write('science.tle', tleText(syntheticGroup(92000, 10, { epochDay: 150 })), day(30))
   const lines = await reload(store, dir)
-  expect(lines.find((l) => l.msg === 'reload: groups of --snapshot not taken; they keep what they had')).toMatchObject({
+  expect(lines.find((l) => l.msg === 'reload: groups of --snapshot not taken; each keeps what it had (a new one is not added)')).toMatchObject({
     level: 'warn',
     refusedGroups: { stations: 'its file ends inside an element set (cut short?)', weather: '4 satellites, fewer than half of the 10 it holds' },
   })
@@ -100,6 +100,17 @@ test('a group whose newer file is cut short, or holds fewer than half its satell
   write('stations.tle', stations, day(31))
   const whole = (await reload(store, dir)).find((l) => l.msg === 'reload: catalogue replaced')
   expect(whole).toMatchObject({ groupsReplaced: ['stations'], elementsChanged: 20 })
+
+  // A new group's file cut short, and nothing else new: not added, and the log does not say the file brings nothing new.
+  const geo = tleText(syntheticGroup(93000, 6, { epochDay: 150 }))
+  write('geo.tle', geo.slice(0, geo.indexOf('2 93003') + 30), day(31))
+  const cutNew = await reload(store, dir)
+  expect(cutNew.find((l) => l.msg === 'reload: groups of --snapshot not taken; each keeps what it had (a new one is not added)')?.refusedGroups).toEqual({
+    geo: 'its file ends inside an element set (cut short?)',
+    weather: '4 satellites, fewer than half of the 10 it holds', // still there, still refused
+  })
+  expect(cutNew.find((l) => l.msg.startsWith('reload: --snapshot brings nothing new'))?.msg).toBe('reload: --snapshot brings nothing new that can be taken; nothing swapped')
+  expect(store.current.groupCounts.geo).toBeUndefined()
 })
 
 test('the skipped-sets line of a reload gives examples of the sets skipped, not of the files that could not be read', async () => {
