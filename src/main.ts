@@ -129,15 +129,14 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
     }
     logRefusedSets(log, 'start', report.refused)
   }
+  const cacheGroupsAsRead = cache.kind === 'ok' ? cache.fromReads.filter((g) => report.cacheGroupsUsed.includes(g)) : []
+  // Said only when the cache gave groups and none came from the reads file: their payloads were read again, and the start took longer.
+  const readsUnused =
+    cache.kind === 'ok' && report.cacheGroupsUsed.length > 0 && cacheGroupsAsRead.length === 0
+      ? (cache.readsUnused ?? (cache.fromReads.length > 0 ? 'the groups it gave are not those taken from the cache' : null))
+      : null
   // The cache's groups as the start read them (planStart reads them in inputs.cache): the refresh keeps them, and writes them to the reads file again.
-  return {
-    plan: report,
-    inputs,
-    cached: inputs.cache?.groups ?? [],
-    cacheGroupsAsRead: cache.kind === 'ok' ? cache.fromReads.filter((g) => report.cacheGroupsUsed.includes(g)) : [],
-    // Said only when the cache gave groups: their payloads were read again, and the start took longer.
-    readsUnused: cache.kind === 'ok' && report.cacheGroupsUsed.length > 0 ? cache.readsUnused : null,
-  }
+  return { plan: report, inputs, cached: inputs.cache?.groups ?? [], cacheGroupsAsRead, readsUnused }
 }
 
 const started = fromSupervisor ? null : await startFromFiles()

@@ -130,7 +130,7 @@ export function serializeReads(contents: GroupSet, build: string, checksums: Rea
 function withReads(groups: ElementGroup[], checksums: Record<string, string>, readsText: string, build: string): { groups: ElementGroup[]; fromReads: string[]; unused: string | null } {
   const none = (unused: string) => ({ groups, fromReads: [], unused })
   const newline = readsText.indexOf('\n')
-  if (newline < 0) return none('it is not a reads file of this version')
+  if (newline < 0) return none('it is not valid JSON (truncated or overwritten?)')
   let entries: (GroupReadData & { sha256: string })[]
   try {
     const head = JSON.parse(readsText.slice(0, newline))

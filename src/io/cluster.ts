@@ -349,7 +349,7 @@ export class Supervisor {
     const fields = { worker: s.slot, pid: s.process.pid, exitCode: exit.code, signal: exit.signal }
     if (this.#started) {
       // Before the instance is up: a worker that cannot start (a taken port...) fails the start.
-      this.#options.log.error('a worker exited before it listened; stopping', fields)
+      this.#options.log.error('a worker exited before the instance was up; stopping', fields)
       const started = this.#started
       this.#started = undefined
       started.reject(Object.assign(new Error(`worker ${s.slot} exited with code ${exit.code ?? exit.signal}`), { exitCode: exit.code ?? 1 }))

@@ -81,6 +81,8 @@ describe('deploy/sattrack.service', () => {
       ['CapabilityBoundingSet', ''],
       ['SystemCallArchitectures', 'native'],
       ['KillSignal', 'SIGTERM'],
+      // SIGTERM to the supervisor alone, which stops its workers (a second SIGTERM would cut their requests short).
+      ['KillMode', 'mixed'],
     ]
     for (const [key, value] of expected) {
       expect([key, service.get(key)]).toEqual([key, [value]])

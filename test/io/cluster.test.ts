@@ -302,7 +302,7 @@ describe('Supervisor', () => {
     expect(b!.signals).toEqual(['SIGKILL'])
     expect(h.logs.filter((l) => l.level === 'error').map((l) => [l.msg, l.fields?.worker])).toEqual([
       ['a worker stopped answering before the instance was up; killing it', 2],
-      ['a worker exited before it listened; stopping', 2],
+      ['a worker exited before the instance was up; stopping', 2],
     ])
     await h.supervisor.stop()
   })
