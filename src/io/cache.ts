@@ -35,6 +35,8 @@ const TEMP_SUFFIX = '.tmp'
  */
 export const READS_FILE = 'catalog-cache.reads.json'
 const READS_KIND = 'sattrack-cache-reads'
+/** Why a cache or reads file whose JSON does not parse is not used. */
+const NOT_JSON = 'it is not valid JSON (truncated or overwritten?)'
 /**
  * A larger file is not read (it is reported and ignored): what the service
  * writes holds at most MAX_ROUND_BYTES of payloads, which JSON escaping (CR, LF
@@ -130,7 +132,7 @@ export function serializeReads(contents: GroupSet, build: string, checksums: Rea
 function withReads(groups: ElementGroup[], checksums: Record<string, string>, readsText: string, build: string): { groups: ElementGroup[]; fromReads: string[]; unused: string | null } {
   const none = (unused: string) => ({ groups, fromReads: [], unused })
   const newline = readsText.indexOf('\n')
-  if (newline < 0) return none('it is not valid JSON (truncated or overwritten?)')
+  if (newline < 0) return none(NOT_JSON)
   let entries: (GroupReadData & { sha256: string })[]
   try {
     const head = JSON.parse(readsText.slice(0, newline))
@@ -141,7 +143,7 @@ function withReads(groups: ElementGroup[], checksums: Record<string, string>, re
     entries = JSON.parse(body).groups
     if (!Array.isArray(entries)) return none('it is not a reads file of this version')
   } catch {
-    return none('it is not valid JSON (truncated or overwritten?)')
+    return none(NOT_JSON)
   }
   const fromReads: string[] = []
   const taken = groups.map((g) => {
@@ -179,7 +181,7 @@ export function deserializeCache(text: string): { ok: true; cache: GroupSet; che
   try {
     data = JSON.parse(text)
   } catch {
-    return { ok: false, reason: 'it is not valid JSON (truncated or overwritten?)' }
+    return { ok: false, reason: NOT_JSON }
   }
   if (data?.kind !== CACHE_KIND) return { ok: false, reason: 'it is not a sattrack cache file' }
   if (data.version !== CACHE_VERSION) return { ok: false, reason: `it has version ${data.version}, this build reads ${CACHE_VERSION}` }
@@ -203,36 +205,60 @@ export function deserializeCache(text: string): { ok: true; cache: GroupSet; che
   return { ok: true, cache: { source: 'cache', description: data.url, obtainedAtMs, datedBy: 'stamp', groups }, checksums }
 }
 
+/** What reading a file of the data dir gave (readDataFile). */
+type DataFileRead =
+  | { kind: 'text'; text: string }
+  | { kind: 'absent' }
+  | { kind: 'not-regular' }
+  | { kind: 'too-large'; bytes: number }
+  | { kind: 'unreadable'; code: string }
+
+/**
+ * The text of the cache or its reads file. Only a regular file no larger than
+ * MAX_CACHE_BYTES is read: not a folder, a device, or a FIFO (whose reading
+ * would wait for a writer, and the start with it).
+ */
+async function readDataFile(path: string): Promise<DataFileRead> {
+  try {
+    const info = await stat(path)
+    if (!info.isFile()) return { kind: 'not-regular' }
+    if (info.size > MAX_CACHE_BYTES) return { kind: 'too-large', bytes: info.size }
+    return { kind: 'text', text: await Bun.file(path).text() }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException)?.code
+    return code === 'ENOENT' || code === 'ENOTDIR' ? { kind: 'absent' } : { kind: 'unreadable', code: code ?? String(error) }
+  }
+}
+
+/** Why a reads file that could not be read gave nothing (null: there is none). */
+const READS_NOT_READ: Record<Exclude<DataFileRead['kind'], 'text'>, string | null> = {
+  absent: null,
+  'not-regular': 'it is not a regular file, or is larger than a cache may be',
+  'too-large': 'it is not a regular file, or is larger than a cache may be',
+  unreadable: 'it cannot be read',
+}
+
 /** Reads the cache of a data dir (with the reads file `build` wrote). Absent is not an error; anything unreadable is `invalid` with a reason. */
 export async function readCache(dataDir: string, build: string | null = buildIdentity()): Promise<CacheReadResult> {
   const path = join(dataDir, CACHE_FILE)
-  let text: string
-  try {
-    const info = await stat(path)
-    // A folder, a FIFO (whose reading would wait for a writer, and the start with it) or a device: not read.
-    if (!info.isFile()) return { kind: 'invalid', path, reason: 'it is not a regular file' }
-    if (info.size > MAX_CACHE_BYTES) return { kind: 'invalid', path, reason: `it is ${info.size} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` }
-    text = await Bun.file(path).text()
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException)?.code
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'absent' }
-    return { kind: 'invalid', path, reason: `it cannot be read (${code ?? String(error)})` }
+  const file = await readDataFile(path)
+  switch (file.kind) {
+    case 'absent':
+      return { kind: 'absent' }
+    case 'not-regular':
+      return { kind: 'invalid', path, reason: 'it is not a regular file' }
+    case 'too-large':
+      return { kind: 'invalid', path, reason: `it is ${file.bytes} bytes, more than the ${MAX_CACHE_BYTES} a cache may hold` }
+    case 'unreadable':
+      return { kind: 'invalid', path, reason: `it cannot be read (${file.code})` }
   }
-  const parsed = deserializeCache(text)
+  const parsed = deserializeCache(file.text)
   if (!parsed.ok) return { kind: 'invalid', path, reason: parsed.reason }
   if (build === null) return { kind: 'ok', cache: parsed.cache, path, fromReads: [], readsUnused: null }
-  const reads = await readsFileText(join(dataDir, READS_FILE))
-  const { groups, fromReads, unused } =
-    typeof reads === 'string' ? withReads(parsed.cache.groups, parsed.checksums, reads, build) : { groups: parsed.cache.groups, fromReads: [], unused: reads.unused }
+  const reads = await readDataFile(join(dataDir, READS_FILE))
+  if (reads.kind !== 'text') return { kind: 'ok', cache: parsed.cache, path, fromReads: [], readsUnused: READS_NOT_READ[reads.kind] }
+  const { groups, fromReads, unused } = withReads(parsed.cache.groups, parsed.checksums, reads.text, build)
   return { kind: 'ok', cache: { ...parsed.cache, groups }, path, fromReads, readsUnused: unused }
-}
-
-/** The reads file's text; else why it is not read (null when there is none). Only a regular file no larger than a cache may be is read. */
-async function readsFileText(path: string): Promise<string | { unused: string | null }> {
-  const info = await stat(path).catch(() => null)
-  if (info === null) return { unused: null }
-  if (!info.isFile() || info.size > MAX_CACHE_BYTES) return { unused: 'it is not a regular file, or is larger than a cache may be' }
-  return (await Bun.file(path).text().catch(() => null)) ?? { unused: 'it cannot be read' }
 }
 
 /** The cache as a set to start from, described by its path (each group obtained when it was fetched or last confirmed). */
