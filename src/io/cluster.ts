@@ -278,7 +278,7 @@ export class Supervisor {
       for (let slot = 1; slot <= this.#options.count; slot++) this.#spawn(slot, 'files', 0)
       // From the first moment: a worker stuck before the instance is up is killed, and fails the start as one that exits does.
       const heartbeat = this.#options.heartbeat ?? HEARTBEAT
-      this.#heartbeat = setInterval(() => this.#askWorkers(heartbeat.stuckAfter), heartbeat.everyMs)
+      this.#heartbeat = setInterval(() => this.#askWorkers(heartbeat), heartbeat.everyMs)
       this.#heartbeat.unref?.()
     })
   }
@@ -504,7 +504,7 @@ export class Supervisor {
    * (its link answers from its first moments); kills one that has not answered
    * `stuckAfter` asks in a row (its exit replaces it, or fails the start).
    */
-  #askWorkers(stuckAfter: number): void {
+  #askWorkers({ everyMs, stuckAfter }: typeof HEARTBEAT): void {
     for (const s of this.#slots.values()) {
       if (s.ended) continue
       if (s.unanswered >= stuckAfter) {
@@ -513,7 +513,7 @@ export class Supervisor {
           worker: s.slot,
           pid: s.process.pid,
           unansweredAsks: s.unanswered,
-          everyMs: (this.#options.heartbeat ?? HEARTBEAT).everyMs,
+          everyMs,
           ...(s.listening ? {} : { listening: false }),
         })
         s.ended = true
