@@ -108,6 +108,25 @@ async function started(h: ReturnType<typeof harness>) {
   return [a!, b!] as const
 }
 
+/** Waits until `done` holds, 2 s at most (then the test's own expectations fail). */
+async function until(done: () => boolean) {
+  for (let k = 0; k < 2000 && !done(); k++) await Bun.sleep(1)
+}
+
+/** Plays workers that answer the supervisor's asks (those `workers` gives, looked at every millisecond), counting the asks each answered. */
+function answeringAsks(workers: () => FakeWorker[]) {
+  const answered = new Map<FakeWorker, number>()
+  const timer = setInterval(() => {
+    for (const w of workers()) {
+      const asks = w.inbox.filter((m) => m.t === 'ping').length
+      answered.set(w, (answered.get(w) ?? 0) + asks)
+      if (asks > 0) w.say({ t: 'pong' })
+      w.inbox.length = 0
+    }
+  }, 1)
+  return { answered: (w: FakeWorker) => answered.get(w) ?? 0, stop: () => clearInterval(timer) }
+}
+
 describe('Supervisor', () => {
   test('starts every worker from the files and takes the first listening one\'s catalogue; up once all listen with the same version', async () => {
     const h = harness()
@@ -187,9 +206,6 @@ describe('Supervisor', () => {
     const h = harness({ heartbeat: { everyMs: 20, stuckAfter: 4 } })
     const [a, b] = await started(h)
     const asks = (w: FakeWorker) => w.inbox.filter((m) => m.t === 'ping').length
-    const until = async (done: () => boolean) => {
-      for (let k = 0; k < 2000 && !done(); k++) await Bun.sleep(1)
-    }
     h.supervisor.swap(other)
     // Ten asks each, unanswered: two of them counted, neither worker killed (four would be, without the swap).
     await until(() => asks(a) >= 10 && asks(b) >= 10)
@@ -223,14 +239,9 @@ describe('Supervisor', () => {
     const h = harness({ heartbeat: { everyMs: 5, stuckAfter: 4 } })
     const [a, b] = await started(h)
     // Every worker answers every ask (a's replacement too) but a (stopped, or busy for ever).
-    const answering = setInterval(() => {
-      for (const w of h.workers.filter((w) => w !== a)) {
-        if (w.inbox.some((m) => m.t === 'ping')) w.say({ t: 'pong' })
-        w.inbox.length = 0
-      }
-    }, 2)
+    const answering = answeringAsks(() => h.workers.filter((w) => w !== a))
     await Bun.sleep(100)
-    clearInterval(answering)
+    answering.stop()
     expect(a.signals).toEqual(['SIGKILL'])
     expect(b.signals).toEqual([])
     expect(h.logs.filter((l) => l.msg.startsWith('a worker stopped answering'))).toEqual([
@@ -245,18 +256,7 @@ describe('Supervisor', () => {
     const h = harness({ heartbeat: { everyMs: 5, stuckAfter: 4 } })
     const [a, b] = await started(h)
     const stuck = new Set<FakeWorker>()
-    const answered = new Map<FakeWorker, number>()
-    const answering = setInterval(() => {
-      for (const w of h.workers.filter((w) => !stuck.has(w))) {
-        const asks = w.inbox.filter((m) => m.t === 'ping').length
-        answered.set(w, (answered.get(w) ?? 0) + asks)
-        if (asks > 0) w.say({ t: 'pong' })
-        w.inbox.length = 0
-      }
-    }, 2)
-    const until = async (done: () => boolean) => {
-      for (let k = 0; k < 2000 && !done(); k++) await Bun.sleep(1)
-    }
+    const answering = answeringAsks(() => h.workers.filter((w) => !stuck.has(w)))
     // a's replacement hangs before it listens (reading its catalogue for ever, say).
     const next = h.workers.length
     a.die(1)
@@ -271,9 +271,9 @@ describe('Supervisor', () => {
     // Its replacement answers but does not listen yet: asked as many times as would kill a stuck one, and kept.
     await until(() => h.workers.length > next + 1)
     const slow = h.workers[next + 1]!
-    await until(() => (answered.get(slow) ?? 0) >= 12)
-    clearInterval(answering)
-    expect(answered.get(slow)).toBeGreaterThanOrEqual(12)
+    await until(() => answering.answered(slow) >= 12)
+    answering.stop()
+    expect(answering.answered(slow)).toBeGreaterThanOrEqual(12)
     expect(slow.signals).toEqual([])
     expect(b.signals).toEqual([])
     expect(h.workers.map((w) => w.slot)).toEqual([1, 2, 1, 1])
@@ -287,17 +287,11 @@ describe('Supervisor', () => {
     start.catch(() => (failed = true))
     const [a, b] = h.workers
     // a answers every ask without listening yet (reading a large catalogue, say); b answers none.
-    let answered = 0
-    const answering = setInterval(() => {
-      const asks = a!.inbox.filter((m) => m.t === 'ping').length
-      answered += asks
-      if (asks > 0) a!.say({ t: 'pong' })
-      a!.inbox.length = 0
-    }, 1)
+    const answering = answeringAsks(() => [a!])
     await expect(start).rejects.toMatchObject({ message: 'worker 2 exited with code SIGKILL' })
-    clearInterval(answering)
+    answering.stop()
     expect(failed).toBe(true)
-    expect(answered).toBeGreaterThanOrEqual(4)
+    expect(answering.answered(a!)).toBeGreaterThanOrEqual(4)
     expect(a!.signals).not.toContain('SIGKILL')
     expect(b!.signals).toEqual(['SIGKILL'])
     expect(h.logs.filter((l) => l.level === 'error').map((l) => [l.msg, l.fields?.worker])).toEqual([
