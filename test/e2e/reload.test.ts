@@ -121,7 +121,7 @@ test('SIGHUP: a crafted file rolls nothing back and blocks nothing; sets that ca
     s.signal('SIGHUP')
     const crafted = await logLine(s, 'reload: catalogue replaced')
     expect(crafted).toMatchObject({ added: 1, elementsChanged: 0, olderSetsIgnored: 10, groupsReplaced: ['stations'] })
-    expect(Date.parse(crafted.obtainedAt)).toBeGreaterThan(Date.now() - 60_000) // the file's time, not 16 November
+    expect(Date.parse(crafted.fileObtainedAt)).toBeGreaterThan(Date.now() - 60_000) // the file's time, not 16 November
     expect(await epochOf(90000)).toStartWith('2026-05-28') // not rolled back
     expect(await epochOf(90100)).toStartWith('2026-11-16')
 

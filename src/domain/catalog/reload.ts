@@ -33,7 +33,8 @@ export interface ReloadChanges {
   groupsChanged: number
   /** Satellites of the file whose set was older than the one held: the held one stays. */
   olderSetsIgnored: number
-  obtainedAt: string
+  /** When the file was obtained (its stamp, or when it was written): not the time of the data held. */
+  fileObtainedAt: string
 }
 
 export type ReloadPlan =
@@ -127,7 +128,7 @@ export function planReload(current: Catalog, file: GroupSet, nowMs: number): Rel
     elementsChanged,
     groupsChanged,
     olderSetsIgnored: Object.entries(overlaid.keptNewer).reduce((n, [g, count]) => n + (overlaid.fromLayer[g] === 1 ? count : 0), 0),
-    obtainedAt: new Date(set.obtainedAtMs).toISOString(),
+    fileObtainedAt: new Date(set.obtainedAtMs).toISOString(),
   }
   return {
     ok: true,
