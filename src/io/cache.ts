@@ -13,6 +13,7 @@ import { recordRefusal } from '../domain/catalog/validate.ts'
 import type { ElementSet } from '../domain/catalog/elements.ts'
 import type { ElementGroup, GroupSet } from '../domain/catalog/groups.ts'
 import { type GroupReadData, groupReadData, withGroupRead } from '../domain/catalog/transfer.ts'
+import { log } from './log.ts'
 import { MAX_ROUND_BYTES } from './refresh.ts'
 import { buildIdentity } from './version.ts'
 
@@ -233,8 +234,8 @@ async function readDataFile(path: string): Promise<DataFileRead> {
 /** Why a reads file that could not be read gave nothing (null: there is none). */
 const READS_NOT_READ: Record<Exclude<DataFileRead['kind'], 'text'>, string | null> = {
   absent: null,
-  'not-regular': 'it is not a regular file, or is larger than a cache may be',
-  'too-large': 'it is not a regular file, or is larger than a cache may be',
+  'not-regular': 'it is not a regular file',
+  'too-large': 'it is larger than a cache may be',
   unreadable: 'it cannot be read',
 }
 
@@ -377,12 +378,20 @@ async function writeAtomically(dataDir: string, name: string, kind: string, text
  * entry flushed. Creates the data dir when needed. Throws on failure (after
  * removing its temporary file); the old cache is then still intact. The reads
  * file (of `build`, none outside a release build) is written first, the same
- * way; failing to write it only leaves the next start to read the payloads.
+ * way; failing to write it is logged and only leaves the next start to read the
+ * payloads.
  */
 export async function writeCache(dataDir: string, contents: GroupSet, build: string | null = buildIdentity()): Promise<string> {
   await mkdir(dataDir, { recursive: true })
   const checksums = checksumsOf(contents)
-  if (build !== null) await writeAtomically(dataDir, READS_FILE, 'reads-', serializeReads(contents, build, checksums)).catch(() => {})
+  if (build !== null) {
+    await writeAtomically(dataDir, READS_FILE, 'reads-', serializeReads(contents, build, checksums)).catch((error) =>
+      log.warn("cannot write the cache's reads file; the next start reads the cache's payloads again (slower)", {
+        path: join(dataDir, READS_FILE),
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    )
+  }
   await writeAtomically(dataDir, CACHE_FILE, '', serializeCache(contents, checksums))
   await fsyncFolder(dataDir)
   await removeStaleTemporaries(dataDir, Date.now())

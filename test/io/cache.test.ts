@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { type GroupSet, readGroups } from '../../src/domain/catalog/groups.ts'
 import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, READS_FILE, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
+import { log } from '../../src/io/log.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
 
 const tmp = mkdtempSync(join(tmpdir(), 'sattrack-persist-'))
@@ -112,8 +113,11 @@ describe('writeCache and readCache', () => {
     expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not valid JSON (truncated or overwritten?)' })
     rmSync(join(dir, READS_FILE))
     mkdirSync(join(dir, READS_FILE))
-    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not a regular file, or is larger than a cache may be' })
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not a regular file' })
     rmSync(join(dir, READS_FILE), { recursive: true })
+    writeFileSync(join(dir, READS_FILE), Buffer.alloc(MAX_CACHE_BYTES + 1, 0x20))
+    expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is larger than a cache may be' })
+    rmSync(join(dir, READS_FILE))
     expect(await readCache(dir, BUILD)).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: null })
     // The cache rewritten with weather obtained later and geo's payload changed, the old reads file put back: only stations matches.
     const [stations, weather, geo] = contents.groups
@@ -156,6 +160,24 @@ describe('writeCache and readCache', () => {
     const other = freshDir()
     await writeCache(other, contents, null)
     expect(readdirSync(other)).toEqual([CACHE_FILE])
+  })
+
+  test('a reads file that cannot be written is logged; the cache is written all the same and read from its payloads', async () => {
+    const dir = freshDir()
+    mkdirSync(join(dir, READS_FILE), { recursive: true }) // a folder in its place: the rename over it fails
+    const lines: string[] = []
+    log.configure({ sink: (line) => lines.push(line) })
+    try {
+      await writeCache(dir, CONTENTS, BUILD)
+    } finally {
+      log.configure({ sink: null })
+    }
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({ level: 'warn', msg: "cannot write the cache's reads file; the next start reads the cache's payloads again (slower)", path: join(dir, READS_FILE), error: expect.any(String) }),
+    ])
+    const read = await readCache(dir, BUILD)
+    expect(read).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not a regular file' })
+    expect(read.kind === 'ok' && read.cache.groups.map((g) => g.group)).toEqual(CONTENTS.groups.map((g) => g.group))
   })
 
   test('a second write replaces the first whole', async () => {
