@@ -11,7 +11,7 @@ import './io/relaunch.ts'
 import { createApp, type Lifecycle } from './http/app.ts'
 import type { Catalog } from './domain/catalog/catalog.ts'
 import { loadEmbeddedSnapshot } from './io/embedded.ts'
-import { readCache, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
+import { readCache, readsFileUse, removeStaleTemporaries, snapshotFromCache, writeCache } from './io/cache.ts'
 import type { ElementGroup } from './domain/catalog/groups.ts'
 import { logRefusedSets, Refresher, redactUrl } from './io/refresh.ts'
 import { loadSnapshotPath } from './io/snapshot-files.ts'
@@ -129,12 +129,7 @@ async function startFromFiles(): Promise<{ plan: StartPlan; inputs: StartInputs;
     }
     logRefusedSets(log, 'start', report.refused)
   }
-  const cacheGroupsAsRead = cache.kind === 'ok' ? cache.fromReads.filter((g) => report.cacheGroupsUsed.includes(g)) : []
-  // Said only when the cache gave groups and none came from the reads file: their payloads were read again, and the start took longer.
-  const readsUnused =
-    cache.kind === 'ok' && report.cacheGroupsUsed.length > 0 && cacheGroupsAsRead.length === 0
-      ? (cache.readsUnused ?? (cache.fromReads.length > 0 ? 'the groups it gave are not those taken from the cache' : null))
-      : null
+  const { cacheGroupsAsRead, readsUnused } = readsFileUse(cache, report.cacheGroupsUsed)
   // The cache's groups as the start read them (planStart reads them in inputs.cache): the refresh keeps them, and writes them to the reads file again.
   return { plan: report, inputs, cached: inputs.cache?.groups ?? [], cacheGroupsAsRead, readsUnused }
 }

@@ -262,6 +262,19 @@ export async function readCache(dataDir: string, build: string | null = buildIde
   return { kind: 'ok', cache: { ...parsed.cache, groups }, path, fromReads, readsUnused: unused }
 }
 
+/**
+ * What the reads file did for a start that took `cacheGroupsUsed` from the
+ * cache: the groups of those it gave as read, and why it gave none of them
+ * (null when it gave some, when the cache gave no group, or when there is no
+ * reads file): the start then read their payloads again, and took longer.
+ */
+export function readsFileUse(cache: CacheReadResult, cacheGroupsUsed: readonly string[]): { cacheGroupsAsRead: string[]; readsUnused: string | null } {
+  if (cache.kind !== 'ok') return { cacheGroupsAsRead: [], readsUnused: null }
+  const cacheGroupsAsRead = cache.fromReads.filter((g) => cacheGroupsUsed.includes(g))
+  if (cacheGroupsUsed.length === 0 || cacheGroupsAsRead.length > 0) return { cacheGroupsAsRead, readsUnused: null }
+  return { cacheGroupsAsRead, readsUnused: cache.readsUnused ?? (cache.fromReads.length > 0 ? 'the groups it gave are not those taken from the cache' : null) }
+}
+
 /** The cache as a set to start from, described by its path (each group obtained when it was fetched or last confirmed). */
 export function snapshotFromCache(cache: GroupSet, path: string): GroupSet {
   return { ...cache, source: 'cache', description: path, groups: cache.groups.map((g) => ({ ...g, source: 'cache' })) }

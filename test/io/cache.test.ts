@@ -4,7 +4,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type GroupSet, readGroups } from '../../src/domain/catalog/groups.ts'
-import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, READS_FILE, readCache, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
+import { CACHE_FILE, defaultDataDir, MAX_CACHE_BYTES, deserializeCache, READS_FILE, readCache, readsFileUse, serializeCache, snapshotFromCache, writeCache } from '../../src/io/cache.ts'
 import { catalogFromSnapshot } from '../../src/domain/catalog/snapshot.ts'
 import { log } from '../../src/io/log.ts'
 import { payloadOf, syntheticGroup } from '../fixtures/synthetic.ts'
@@ -178,6 +178,19 @@ describe('writeCache and readCache', () => {
     const read = await readCache(dir, BUILD)
     expect(read).toMatchObject({ kind: 'ok', fromReads: [], readsUnused: 'it is not a regular file' })
     expect(read.kind === 'ok' && read.cache.groups.map((g) => g.group)).toEqual(CONTENTS.groups.map((g) => g.group))
+  })
+
+  test("what a start says of the reads file: the groups it gave that the start took, or why it gave none of them", () => {
+    const ok = (fromReads: string[], readsUnused: string | null) => ({ kind: 'ok' as const, cache: CONTENTS, path: 'p', fromReads, readsUnused })
+    expect(readsFileUse(ok(['stations', 'weather'], null), ['weather', 'geo'])).toEqual({ cacheGroupsAsRead: ['weather'], readsUnused: null })
+    // It gave groups, but the start took others from the cache (those it gave came from elsewhere, newer).
+    expect(readsFileUse(ok(['stations'], null), ['weather'])).toEqual({ cacheGroupsAsRead: [], readsUnused: 'the groups it gave are not those taken from the cache' })
+    // It gave nothing, with its own reason; or there is none (nothing to say).
+    expect(readsFileUse(ok([], 'it fails its checksum'), ['weather'])).toEqual({ cacheGroupsAsRead: [], readsUnused: 'it fails its checksum' })
+    expect(readsFileUse(ok([], null), ['weather'])).toEqual({ cacheGroupsAsRead: [], readsUnused: null })
+    // The start took nothing from the cache: the reads file cost nothing, whatever it is.
+    expect(readsFileUse(ok([], 'it fails its checksum'), [])).toEqual({ cacheGroupsAsRead: [], readsUnused: null })
+    expect(readsFileUse({ kind: 'absent' }, [])).toEqual({ cacheGroupsAsRead: [], readsUnused: null })
   })
 
   test('a second write replaces the first whole', async () => {
