@@ -139,6 +139,14 @@ export function objectIdOf(tleDesignator: string): string {
   return `${yy < 57 ? 2000 + yy : 1900 + yy}-${m[2]}${m[3]}`
 }
 
+/** The launch year an international designator says (`98067A` → 1998), or null when it is not one. */
+export function launchYearOf(tleDesignator: string): number | null {
+  if (!DESIGNATOR.test(tleDesignator)) return null
+  const yy = (tleDesignator.charCodeAt(0) - 48) * 10 + tleDesignator.charCodeAt(1) - 48
+  return yy < 57 ? 2000 + yy : 1900 + yy
+}
+const DESIGNATOR = /^\d{5}[A-Z]{1,3}$/
+
 /** The OMM field of each mean element (also how messages name them). */
 const OMM_NAMES: Record<MeanElementName, string> = {
   inclinationDeg: 'INCLINATION',

@@ -3,7 +3,11 @@
  *
  * - **Element age.** Within `maxElementAgeMs` of the epoch (the policy; null:
  *   no limit). SGP4's error grows by kilometres a day in low orbits, so a
- *   position months from the epoch is fiction.
+ *   position months from the epoch is fiction. Nor before the year of the
+ *   satellite's launch (its international designator's; the only launch date
+ *   element sets say for certain: revolution counts are reset, and docked
+ *   vehicles carry their station's), unless the epoch itself is before it
+ *   (then the designator is wrong, not the elements).
  * - **Decay.** Not at or after the first instant the orbit's lowest possible
  *   point is below FLOOR_KM (or SGP4's mean eccentricity leaves its range):
  *   once decayed, every later instant is refused. For near-earth records the
@@ -19,6 +23,7 @@
  */
 import { constants, type SatRec, sgp4 } from 'satellite.js'
 import type { ElementSet } from '../catalog/elements.ts'
+import { launchYearOf, objectIdOf } from '../catalog/omm.ts'
 import { type RefusalCounts, RefusalIndex } from './refusal-index.ts'
 import { seekResonance } from './resonance.ts'
 
@@ -164,6 +169,17 @@ function pastLimit(ms: number, limitMs: number): string {
   return Math.abs(Number(shown)) * unitMs <= limitMs ? `more than ${describeLimit(limitMs)}` : `${shown} ${unit}`
 }
 
+/**
+ * The start of the year of a satellite's launch (ms), as its international
+ * designator says; -Infinity when it has none, or when its epoch is before
+ * that year (the designator is then wrong, not the elements).
+ */
+export function launchYearStartMs(elements: Pick<ElementSet, 'intlDesignator' | 'epochMs'>): number {
+  const year = launchYearOf(elements.intlDesignator ?? '')
+  const startMs = year === null ? Number.NEGATIVE_INFINITY : Date.UTC(year, 0, 1)
+  return startMs <= elements.epochMs ? startMs : Number.NEGATIVE_INFINITY
+}
+
 /** "30 days", "12 hours": a limit as people say it. */
 export function describeLimit(ms: number): string {
   if (ms % DAY_MS === 0) return `${ms / DAY_MS} day${ms === DAY_MS ? '' : 's'}`
@@ -210,13 +226,13 @@ export class Validity {
       const e = elements[i]!
       this.epochMs[i] = e.epochMs
       this.epochUs[i] = e.epochUs ?? e.epochMs * 1000
-      this.fromMs[i] = e.epochMs - age
+      this.fromMs[i] = Math.max(e.epochMs - age, launchYearStartMs(e))
       this.toMs[i] = e.epochMs + age
       this.ceilingKm[i] = heightCeilingKm(e)
     }
   }
 
-  /** The stretch of time within the age limit of satellite `i`'s epoch, ms since 1970 (±Infinity: no limit). */
+  /** The stretch of time within the age limit of satellite `i`'s epoch and not before its launch year, ms since 1970 (±Infinity: no limit). */
   ageWindowOf(i: number): { fromMs: number; toMs: number } {
     return { fromMs: this.fromMs[i]!, toMs: this.toMs[i]! }
   }
@@ -273,6 +289,14 @@ export class Validity {
 
   private ageRefusal(i: number, instantMs: number): Refusal {
     const e = this.elements[i]!
+    const launchMs = launchYearStartMs(e)
+    if (instantMs < launchMs) {
+      const year = new Date(launchMs).getUTCFullYear()
+      return {
+        kind: 'element-age',
+        reason: `the instant is before ${year}, the year of its launch (international designator ${objectIdOf(e.intlDesignator)}); positions are given from ${new Date(launchMs).toISOString()}`,
+      }
+    }
     const limitMs = this.policy.maxElementAgeMs!
     const limit = describeLimit(limitMs)
     const epoch = new Date(e.epochMs).toISOString()

@@ -3,12 +3,13 @@
  * The rule as a whole (age window, decay first, plausible heights, SGP4 errors): test/domain/orbit/position.test.ts.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { type SatRec, sgp4 } from 'satellite.js'
+import { type SatRec, sgp4, twoline2satrec } from 'satellite.js'
 import type { Catalog } from '../../../src/domain/catalog/catalog.ts'
 import { positionAt, siderealTimeRad } from '../../../src/domain/orbit/position.ts'
 import { clearSpanMin, FLOOR_KM, lowestHeightBoundKm, NO_AGE_LIMIT, Validity } from '../../../src/domain/orbit/validity.ts'
 import { embeddedCatalog } from '../../helpers/catalog.ts'
 import { random } from '../../helpers/nearby.ts'
+import { elementsOf, ommRecord } from '../../fixtures/synthetic.ts'
 
 const DAY_MS = 86_400_000
 const MINUTE_MS = 60_000
@@ -154,6 +155,36 @@ describe('the decay search', () => {
   })
 })
 
+describe('the launch year', () => {
+  test('no position before the year of launch its international designator says, with or without an age limit; a designator later than the epoch is not believed', () => {
+    const set = (objectId: string, epoch: string) => elementsOf(ommRecord({ OBJECT_ID: objectId, EPOCH: epoch }))
+    const launched = set('2026-102A', '2026-01-05T00:00:00.000000') // launched in 2026, elements of 5 January
+    const undated = set('', '2026-01-05T00:00:00.000000')
+    const contradicted = set('2026-102A', '2025-12-20T00:00:00.000000') // an epoch before the year the designator says
+    const old = set('1988-091B', '2026-01-05T00:00:00.000000')
+    const elements = [launched, undated, contradicted, old]
+    const satrecs = elements.map((e) => twoline2satrec(e.tle!.line1, e.tle!.line2))
+    const limited = new Validity(elements, { maxElementAgeMs: 30 * DAY_MS })
+    const free = new Validity(elements, NO_AGE_LIMIT)
+    const newYear = Date.UTC(2026, 0, 1)
+    expect(limited.ageWindowOf(0)).toEqual({ fromMs: newYear, toMs: launched.epochMs + 30 * DAY_MS })
+    expect(free.ageWindowOf(0)).toEqual({ fromMs: newYear, toMs: Number.POSITIVE_INFINITY })
+    for (const validity of [limited, free]) {
+      expect(validity.refusalAt(0, satrecs[0]!, newYear)).toBeNull()
+      expect(validity.refusalAt(0, satrecs[0]!, newYear - 1)).toEqual({
+        kind: 'element-age',
+        reason: 'the instant is before 2026, the year of its launch (international designator 2026-102A); positions are given from 2026-01-01T00:00:00.000Z',
+      })
+      expect(validity.countRefusalsAmong([0], newYear - 1, (i) => satrecs[i]!)).toEqual({ elementAge: 1, decayed: 0 })
+      // No designator, or one that contradicts the epoch: only the age limit.
+      for (const i of [1, 2]) expect(validity.refusalAt(i, satrecs[i]!, newYear - 1)).toBeNull()
+    }
+    // With no limit, an old satellite still has none before its launch year.
+    expect(free.refusalAt(3, satrecs[3]!, Date.UTC(1988, 0, 1))).toBeNull()
+    expect(free.refusalAt(3, satrecs[3]!, Date.UTC(1957, 9, 4))?.reason).toStartWith('the instant is before 1988, the year of its launch (international designator 1988-091B)')
+  })
+})
+
 describe('countRefusals', () => {
   test('the sorted index counts as the one-by-one loop: random instants, and each side of age limits and decays', async () => {
     const next = random(23)
@@ -172,6 +203,8 @@ describe('countRefusals', () => {
         const age = maxElementAgeMs ?? 0
         for (const t of [e - age - 1, e - age, e + age, e + age + 1, e - 1, e]) instants.push(t)
       }
+      // Each side of launch years' starts (the age window starts there for satellites launched that year, with no limit).
+      for (const year of [1988, 2025, 2026]) instants.push(Date.UTC(year, 0, 1) - 1, Date.UTC(year, 0, 1))
       let decayedSeen = 0
       for (const t of instants) {
         const counts = fast.countRefusals(t, satrecAt)

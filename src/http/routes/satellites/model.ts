@@ -95,7 +95,7 @@ export const SatelliteListSchema = t.Object({
 
 /** What each kind of refusal (validity.ts RefusalKind) means. */
 export const REFUSAL_KINDS_MEANING =
-  'element-age: beyond the age limit; decayed: at or after the decay instant; sgp4: SGP4 gives no state; implausible: a height outside the plausible range'
+  'element-age: beyond the age limit, or before the year of launch; decayed: at or after the decay instant; sgp4: SGP4 gives no state; implausible: a height outside the plausible range'
 /** The kinds of refusal (validity.ts RefusalKind). */
 export const RefusalKindSchema = t.Union([t.Literal('element-age'), t.Literal('decayed'), t.Literal('sgp4'), t.Literal('implausible')], { description: REFUSAL_KINDS_MEANING })
 
