@@ -72,7 +72,7 @@ describe('docs', () => {
     }
   })
 
-  test('/docs/json and /swagger/json send a client on to the document, /openapi/json', async () => {
+  test('/docs/json and /swagger/json send a client on to the document, /openapi/json, with a trailing slash too', async () => {
     const spec = await request(app, '/openapi/json')
     expect(spec.body.openapi).toStartWith('3.')
     for (const path of ['/docs/json', '/swagger/json']) {
@@ -81,7 +81,17 @@ describe('docs', () => {
       // Relative, so that it holds behind a proxy that serves the service under a prefix.
       expect(moved.headers.get('location')).toBe('../openapi/json')
       expect(new URL(moved.headers.get('location')!, `http://localhost${path}`).pathname).toBe('/openapi/json')
+      const slash = await request(app, `${path}/`)
+      expect(slash.status).toBe(308)
+      expect(new URL(slash.headers.get('location')!, `http://localhost/prefix${path}/`).pathname).toBe('/prefix/openapi/json')
     }
+    // The document with a trailing slash is the same document (with the recorded examples and the servers entry).
+    const slashed = await request(app, '/openapi/json/')
+    expect(slashed.status).toBe(200)
+    const { description, ...info } = slashed.body.info
+    const { description: specDescription, ...specInfo } = spec.body.info
+    expect({ ...slashed.body, info }).toEqual({ ...spec.body, info: specInfo })
+    expect(description.split('\n\nNow: ')[0]).toBe(specDescription.split('\n\nNow: ')[0])
   })
 })
 

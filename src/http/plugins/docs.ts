@@ -69,11 +69,15 @@ export function docs(version: string, dataNote: () => string, compression: Compr
     if (path.endsWith('/')) return new Response(null, { status: 308, headers: { location: `../${path.split('/').at(-2)}` } })
     return new Response(docsPage, { headers: { 'content-type': 'text/html; charset=utf-8' } })
   }
-  const toSpec = () => new Response(null, { status: 308, headers: { location: `..${SPEC_PATH}` } })
+  // Relative too, up as many folders as the path has (`/docs/json/` is two deep).
+  const toSpec = ({ request }: { request: Request }) =>
+    new Response(null, { status: 308, headers: { location: `${'../'.repeat(requestPath(request.url).split('/').length - 2)}${SPEC_PATH.slice(1)}` } })
   return new Elysia({ name: 'docs' })
     // Registered before the plugin, so it runs for the plugin's own route: the document gains the examples.
     .onAfterHandle(({ request, response }) => {
-      if (requestPath(request.url) === SPEC_PATH && response !== null && typeof response === 'object' && !(response instanceof Response)) {
+      const path = requestPath(request.url)
+      // With a trailing slash the plugin's route answers too: the same document.
+      if ((path === SPEC_PATH || path === `${SPEC_PATH}/`) && response !== null && typeof response === 'object' && !(response instanceof Response)) {
         const shown = withRecordedExamples(response) as { info: { description: string } }
         return { ...shown, info: { ...shown.info, description: `${shown.info.description}\n\nNow: ${dataNote()}` } }
       }
