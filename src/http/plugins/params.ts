@@ -193,12 +193,17 @@ export function parseParams<S extends Record<string, ParamSpec>>(specs: S, looku
   return parseEntries(Object.entries(specs), lookup) as Values<S>
 }
 
+/** A parameter given more than once: the 400 that says so, with the values received. */
+export function givenMoreThanOnce(name: string, given: readonly string[]): ApiError {
+  return new ApiError(400, `${name} must be given only once (got ${given.map((value) => `"${shown(value)}"`).join(', ')})`)
+}
+
 /** `parseParams` over a declaration's entries, listed once by the route (parsing runs on every request). */
 function parseEntries(entries: readonly (readonly [string, ParamSpec])[], lookup: (name: string) => readonly string[]): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   for (const [name, spec] of entries) {
     const given = lookup(name)
-    if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
+    if (given.length > 1) throw givenMoreThanOnce(name, given)
     if (given.length === 0) {
       if (isRequired(spec)) throw new ApiError(400, `${name} is required: ${describe(name, spec).replace(`${name} must be `, '')}`)
       if ('default' in spec && spec.default !== undefined) values[name] = spec.default

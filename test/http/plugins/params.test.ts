@@ -119,9 +119,9 @@ describe('missing, repeated and undeclared parameters', () => {
   })
 
   test('a parameter given twice is a 400, whatever the values', () => {
-    expect(errorOf('latitude=1&latitude=1')).toBe('latitude must be given only once')
-    expect(errorOf('latitude=1&ids=1&ids=2')).toBe('ids must be given only once')
-    expect(errorOf('latitude=1&time=a&time=b')).toBe('time must be given only once')
+    expect(errorOf('latitude=1&latitude=1')).toBe('latitude must be given only once (got "1", "1")')
+    expect(errorOf('latitude=1&ids=1&ids=2')).toBe('ids must be given only once (got "1", "2")')
+    expect(errorOf('latitude=1&time=a&time=b')).toBe('time must be given only once (got "a", "b")')
   })
 })
 

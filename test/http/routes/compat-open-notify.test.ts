@@ -164,7 +164,7 @@ describe('iss-pass', () => {
       ['lat=0&lon=0&alt=-1', /^Altitude must be number between 0 and 10,000/],
       ['lat=0&lon=0&n=0', /^Number of passes must be number between 1 and 100/],
       ['lat=0&lon=0&n=101', /^Number of passes must be number between 1 and 100/],
-      ['lat=0&lat=1&lon=0', /^lat must be given only once$/],
+      ['lat=0&lat=1&lon=0', /^lat must be given only once \(got "0", "1"\)$/],
     ]
     for (const [query, reason] of cases) {
       const r = await get(`/iss-pass.json?${query}`)

@@ -87,7 +87,7 @@ describe('/v1/satellites/{id}', () => {
       ['/v1/satellites/25544?units=feet', 400, /^units must be kilometers or miles \(got "feet"\)$/],
       ['/v1/satellites/25544?timestamp=yesterday', 400, /^timestamp must be Unix times in seconds/],
       ['/v1/satellites/25544?timestamp=4200000000', 400, /^timestamp must be Unix times/],
-      ['/v1/satellites/25544?units=miles&units=kilometers', 400, /^units must be given only once$/],
+      ['/v1/satellites/25544?units=miles&units=kilometers', 400, /^units must be given only once \(got "miles", "kilometers"\)$/],
       [`/v1/satellites/25544?timestamp=${Date.UTC(2026, 10, 22, 10) / 1000}`, 422, /^satellite 25544 has no valid position at 2026-11-22T10:00:00.000Z: the elements are \d+ days old/],
       [`/v1/satellites/48880?timestamp=${Date.UTC(2026, 5, 20, 10) / 1000}`, 422, /decayed at 2026-06-14/],
     ]

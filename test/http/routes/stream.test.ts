@@ -149,9 +149,9 @@ describe('one satellite: GET /api/v1/satellites/:noradId/stream', () => {
 
   test.each([
     ['/api/v1/satellites/999999/stream', 404, 'satellite 999999 is not in the catalogue'],
-    ['/api/v1/satellites/25544/stream?latitude=10', 400, 'latitude and longitude must be given together'],
+    ['/api/v1/satellites/25544/stream?latitude=10', 400, 'latitude and longitude must be given together (got latitude=10 without longitude)'],
     ['/api/v1/satellites/25544/stream?latitude=91&longitude=0', 400, 'latitude must be a number between -90 and 90'],
-    ['/api/v1/satellites/25544/stream?frequency=145.8', 400, 'frequency needs an observer: give latitude and longitude too'],
+    ['/api/v1/satellites/25544/stream?frequency=145.8', 400, 'frequency needs an observer: give latitude and longitude too (got frequency=145.8 alone)'],
     ['/api/v1/satellites/25544/stream?latitude=1&longitude=2&frequency=0', 400, 'frequency must be a number between 0.001 and 300000 (MHz)'],
   ])('%s → %i with the error body, no stream opened', async (path, status, message) => {
     const res = await fetch(`${base}${path}`)

@@ -11,6 +11,7 @@ import type { NoPositionSpan, Pass } from '../../../domain/orbit/passes.ts'
 import type { Observer } from '../../../domain/orbit/sky.ts'
 import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
+import { givenMoreThanOnce } from '../../plugins/params.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
 import { findSatellite, type ModuleContext, requirePosition, responseSchemas, spanEndMs } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
@@ -91,7 +92,7 @@ function callbackOf(url: string): string | null {
   if (q < 0) return null
   const given = new URLSearchParams(url.slice(q + 1)).getAll('callback')
   if (given.length === 0 || given[0] === '') return null
-  if (given.length > 1) throw new ApiError(400, 'callback must be given only once')
+  if (given.length > 1) throw givenMoreThanOnce('callback', given)
   const name = given[0]!
   if (name.length > MAX_CALLBACK_LENGTH || !CALLBACK.test(name)) {
     throw new ApiError(400, `callback must be a JavaScript name (letters, digits, _ and $, dotted paths allowed; at most ${MAX_CALLBACK_LENGTH} characters) (got "${shown(name)}")`)
@@ -126,7 +127,7 @@ function issNow(catalog: Catalog, nowMs: number, set: AnswerSet) {
 /** A query value as Open Notify reads it (`lat`, `lon`, `alt`, `n`): a number within the range, or a 400 with the original's words. */
 function queryNumber(search: URLSearchParams, name: string, min: number, max: number, missing: string | number, rule: string): number {
   const given = search.getAll(name)
-  if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
+  if (given.length > 1) throw givenMoreThanOnce(name, given)
   if (given.length === 0 || given[0] === '') {
     if (typeof missing === 'number') return missing
     throw new ApiError(400, missing)

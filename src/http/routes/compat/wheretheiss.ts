@@ -13,7 +13,7 @@ import { isSunlit, sunPositionAu } from '../../../domain/orbit/sky.ts'
 import { requestPath, shown } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
-import { TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
+import { givenMoreThanOnce, TIME_MAX_MS, TIME_MIN_MS } from '../../plugins/params.ts'
 import { findSatellite, type ModuleContext, responseSchemas } from '../common.ts'
 import { ISS_NORAD_ID } from '../satellites/index.ts'
 import { Places } from './places.ts'
@@ -78,7 +78,7 @@ function query(url: string): URLSearchParams {
 /** The one value of a query parameter, or undefined (an empty value, `?format=`, is the parameter left out); a repeated one is a 400. */
 function single(search: URLSearchParams, name: string): string | undefined {
   const given = search.getAll(name)
-  if (given.length > 1) throw new ApiError(400, `${name} must be given only once`)
+  if (given.length > 1) throw givenMoreThanOnce(name, given)
   return given[0] === '' ? undefined : given[0]
 }
 

@@ -60,10 +60,13 @@ const manyRoute = routeParams({
 
 function observerOf(query: { latitude?: number; longitude?: number; altitude: number; frequency?: number }): Observer | null {
   if (query.latitude === undefined && query.longitude === undefined) {
-    if (query.frequency !== undefined) throw new ApiError(400, 'frequency needs an observer: give latitude and longitude too')
+    if (query.frequency !== undefined) throw new ApiError(400, `frequency needs an observer: give latitude and longitude too (got frequency=${query.frequency} alone)`)
     return null
   }
-  if (query.latitude === undefined || query.longitude === undefined) throw new ApiError(400, 'latitude and longitude must be given together')
+  if (query.latitude === undefined || query.longitude === undefined) {
+    const given = query.latitude === undefined ? `longitude=${query.longitude} without latitude` : `latitude=${query.latitude} without longitude`
+    throw new ApiError(400, `latitude and longitude must be given together (got ${given})`)
+  }
   return { latitudeDeg: query.latitude, longitudeDeg: query.longitude, altitudeM: query.altitude }
 }
 
