@@ -132,7 +132,7 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
       return ids
     }
     case 'text':
-      if (raw.length === 0 || raw.length > spec.maxLength) throw bad()
+      if (raw.length === 0 || characterCount(raw, spec.maxLength) > spec.maxLength) throw bad()
       return raw
   }
 }
@@ -191,6 +191,18 @@ export function paramsSchema<S extends Record<string, ParamSpec>>(specs: S) {
  */
 export function parseParams<S extends Record<string, ParamSpec>>(specs: S, lookup: (name: string) => readonly string[]): Values<S> {
   return parseEntries(Object.entries(specs), lookup) as Values<S>
+}
+
+/**
+ * How many characters (code points, as JSON Schema's maxLength counts: 🛰 is
+ * one, though two UTF-16 units) `text` has, counted only when its UTF-16
+ * length is over `limit` (never fewer characters than units).
+ */
+export function characterCount(text: string, limit: number): number {
+  if (text.length <= limit) return text.length
+  let count = 0
+  for (const _ of text) count++
+  return count
 }
 
 /** A parameter given more than once: the 400 that says so, with the values received. */

@@ -78,8 +78,9 @@ const KINDS: { kind: string; spec: ParamSpec; accepted: [string, unknown][]; ref
     kind: 'text',
     spec: { type: 'text', maxLength: 5, description: '' },
     // Taken as given: no trimming, no case folding.
-    accepted: [['ISS (', 'ISS ('], [' a ', ' a '], ['abcde', 'abcde']],
-    refused: ['', 'abcdef'].map(breaks('x must be 1 to 5 characters')),
+    // Characters are code points, as JSON Schema counts them: 🛰 is one (two UTF-16 units).
+    accepted: [['ISS (', 'ISS ('], [' a ', ' a '], ['abcde', 'abcde'], ['🛰🛰🛰🛰🛰', '🛰🛰🛰🛰🛰'], ['☃☃☃☃☃', '☃☃☃☃☃']],
+    refused: [...['', 'abcdef'].map(breaks('x must be 1 to 5 characters')), ['🛰🛰🛰🛰🛰🛰', `x must be 1 to 5 characters (got "${'%F0%9F%9B%B0'.repeat(5)}…")` /* shown shortened */]],
   },
 ]
 

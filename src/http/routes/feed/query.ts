@@ -5,7 +5,7 @@
  * that breaks a rule gets a plain-text message, not the API's JSON error.
  */
 import { shown } from '../../plugins/edge.ts'
-import { formDecoded } from '../../plugins/params.ts'
+import { characterCount, formDecoded } from '../../plugins/params.ts'
 
 export const FEED_FORMATS = ['tle', '3le', '2le', 'json', 'json-pretty', 'csv'] as const
 export type FeedFormat = (typeof FEED_FORMATS)[number]
@@ -50,7 +50,8 @@ export function parseFeedQuery(rawQuery: string): FeedQuery {
     values.set(key, [...(values.get(key) ?? []), value])
   }
   for (const name of [...FEED_SELECTORS, 'FORMAT']) {
-    if ((values.get(name)?.length ?? 0) > 1) return invalid(`${name} is given more than once`)
+    const repeated = values.get(name) ?? []
+    if (repeated.length > 1) return invalid(`${name} is given more than once (got ${repeated.map((v) => `"${shown(v)}"`).join(', ')})`)
   }
   const given = FEED_SELECTORS.filter((name) => values.has(name))
   if (given.length === 0) return invalid(`give one of ${FEED_SELECTORS.join(', ')} (e.g. GROUP=stations&FORMAT=TLE)`)
@@ -58,27 +59,27 @@ export function parseFeedQuery(rawQuery: string): FeedQuery {
 
   const rawFormat = values.get('FORMAT')?.[0] ?? 'tle'
   const format = FEED_FORMATS.find((f) => f === rawFormat.toLowerCase())
-  if (!format) return invalid(`FORMAT must be one of ${FEED_FORMATS.map((f) => f.toUpperCase()).join(', ')} (XML and KVN are not offered)`)
+  if (!format) return invalid(`FORMAT must be one of ${FEED_FORMATS.map((f) => f.toUpperCase()).join(', ')} (XML and KVN are not offered) (got "${shown(rawFormat)}")`)
 
   const kind = given[0]!
   const raw = values.get(kind)![0]!
   switch (kind) {
     case 'CATNR': {
-      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return invalid('CATNR must be a catalog number from 1 to 999999999 (1 to 9 digits)')
+      if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) return invalid(`CATNR must be a catalog number from 1 to 999999999 (1 to 9 digits) (got "${shown(raw)}")`)
       return { ok: true, selector: { kind, noradId: Number(raw) }, format }
     }
     case 'INTDES': {
-      if (!/^\d{4}-\d{3}[A-Za-z]{0,3}$/.test(raw)) return invalid('INTDES must be a launch (yyyy-nnn) or one of its pieces (yyyy-nnnA)')
+      if (!/^\d{4}-\d{3}[A-Za-z]{0,3}$/.test(raw)) return invalid(`INTDES must be a launch (yyyy-nnn) or one of its pieces (yyyy-nnnA) (got "${shown(raw)}")`)
       return { ok: true, selector: { kind, launch: raw.toUpperCase() }, format }
     }
     case 'GROUP': {
       if (!/^[A-Za-z0-9_-]+$/.test(raw) || raw.length > MAX_TEXT) {
-        return invalid(`GROUP must be a group name of 1 to ${MAX_TEXT} letters, digits, - or _`)
+        return invalid(`GROUP must be a group name of 1 to ${MAX_TEXT} letters, digits, - or _ (got "${shown(raw)}")`)
       }
       return { ok: true, selector: { kind, group: raw.toLowerCase() }, format }
     }
     case 'NAME': {
-      if (raw.length === 0 || raw.length > MAX_TEXT) return invalid(`NAME must be 1 to ${MAX_TEXT} characters`)
+      if (raw.length === 0 || characterCount(raw, MAX_TEXT) > MAX_TEXT) return invalid(`NAME must be 1 to ${MAX_TEXT} characters (got "${shown(raw)}")`)
       return { ok: true, selector: { kind, text: raw.toLowerCase() }, format }
     }
   }
