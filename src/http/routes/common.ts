@@ -127,6 +127,16 @@ export function findSatellite(catalog: Catalog, noradId: number): Satellite {
   return satellite
 }
 
+/**
+ * The 422 of a span of time with no position anywhere in it (a track, a pass
+ * search): `reason` is why its start has none, said at that instant (its words
+ * say "at this instant").
+ */
+export function noPositionBetween(noradId: number, startMs: number, endMs: number, reason: string | null): ApiError {
+  const start = new Date(startMs).toISOString()
+  return new ApiError(422, `satellite ${noradId} has no valid position between ${start} and ${new Date(endMs).toISOString()}: at ${start}, ${reason ?? 'no position'}`)
+}
+
 /** The satellite's position at `instant`, or a 422 that says why there is none. */
 export function requirePosition(catalog: Catalog, satellite: Satellite, instant: Date) {
   const result = recentPositionAt(catalog, satellite, instant)

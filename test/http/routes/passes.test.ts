@@ -245,7 +245,7 @@ describe('GET /api/v1/satellites/:noradId/passes', () => {
       expect(status).toBe(422)
       expect(body.statusCode).toBe(422)
       expect(body.message).toStartWith(
-        'satellite 90201 has no valid position between 2026-06-10T00:00:00.000Z and 2026-06-11T00:00:00.000Z: decayed at 2026-05-31T',
+        'satellite 90201 has no valid position between 2026-06-10T00:00:00.000Z and 2026-06-11T00:00:00.000Z: at 2026-06-10T00:00:00.000Z, decayed at 2026-05-31T',
       )
     })
   })

@@ -84,7 +84,7 @@ describe('JSON points', () => {
     expect(partial.body.metadata.total + partial.body.metadata.omitted).toBe(175)
     const none = await positions(48880, 'from=2026-11-22T00:00:00Z&to=2026-11-23T00:00:00Z&step=3600')
     expect(none.status).toBe(422)
-    expect(none.body.message).toMatch(/^satellite 48880 has no valid position from 2026-11-22T00:00:00.000Z to 2026-11-23T00:00:00.000Z: decayed at 2026-06-14T[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
+    expect(none.body.message).toMatch(/^satellite 48880 has no valid position between 2026-11-22T00:00:00.000Z and 2026-11-23T00:00:00.000Z: at 2026-11-22T00:00:00.000Z, decayed at 2026-06-14T[\d:.]+Z \(the lowest point of its orbit is below 80 km\); no later positions$/)
     expect(partial.body.metadata.omittedReason).toMatch(/^decayed at 2026-06-/)
     // GeoJSON says the same.
     const geo = await positions(48880, 'from=2026-06-01T00:00:00Z&to=2026-11-22T00:00:00Z&step=86400&format=geojson')

@@ -10,7 +10,7 @@ import { Busy } from '../../../io/heavy-work.ts'
 import { EXPOSED_HEADERS, readableSegment, shown, undecodableSegmentNote } from '../../plugins/edge.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import type { AnswerSet } from '../../representations/cache.ts'
-import type { ModuleContext } from '../common.ts'
+import { type ModuleContext, noPositionBetween } from '../common.ts'
 import { elementAgeDaysAt, iso } from '../satellites/model.ts'
 
 /**
@@ -184,7 +184,7 @@ export async function searchPasses(
 
 /** The 422 of a pass search that found no position anywhere in [startMs, endMs]. */
 export function noPositionError(satellite: Satellite, startMs: number, endMs: number, search: PassSearch): ApiError {
-  return new ApiError(422, `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`)
+  return noPositionBetween(satellite.noradId, startMs, endMs, search.noPosition[0]?.reason ?? null)
 }
 
 /** searchPasses, and a 422 when the satellite has no position anywhere in that time. */

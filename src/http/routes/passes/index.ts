@@ -2,9 +2,8 @@
 import { Elysia } from 'elysia'
 import { standardMagnitude } from '../../../domain/orbit/magnitude.ts'
 import { findPassesSliced } from '../../../domain/orbit/passes-sliced.ts'
-import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noradIdParam, observerParams, timeParam, responseSchemas, spanEndMs } from '../common.ts'
+import { findSatellite, frequencyParam, instantOf, magnitudeLimitParam, type ModuleContext, noPositionBetween, noradIdParam, observerParams, timeParam, responseSchemas, spanEndMs } from '../common.ts'
 import { ErrorSchema, iso, elementAgeDaysAt } from '../satellites/model.ts'
 import { VERSION } from '../../../io/version.ts'
 import { calendarResponse, ICS_CONTENT_DOC, passesCalendar, WITHOUT_POSITION } from './ics.ts'
@@ -70,12 +69,7 @@ export function passesModule(context: ModuleContext) {
         brightness: { standardMagnitude: standard, magnitudeLimit: query['magnitude-limit'] },
       }
       const search = await context.heavy.run(findPassesSliced(catalog, catalog.indexOf(satellite.noradId)!, passQuery), ctx.request.signal)
-      if (!search.anyPosition) {
-        throw new ApiError(
-          422,
-          `satellite ${satellite.noradId} has no valid position between ${iso(startMs)} and ${iso(endMs)}: ${search.noPosition[0]?.reason ?? 'no position'}`,
-        )
-      }
+      if (!search.anyPosition) throw noPositionBetween(satellite.noradId, startMs, endMs, search.noPosition[0]?.reason ?? null)
       const kept = search.passes.filter((pass) => pass.visible.length > 0 || !query['visible-only'])
       const observer = { latitude: query.latitude, longitude: query.longitude, altitude: query.altitude }
       if (query.format === 'ics') {

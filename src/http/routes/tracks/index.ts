@@ -4,7 +4,7 @@ import { sampleCount, type TrackPoint, trackLines, trackSamples } from '../../..
 import { groundTrackSliced } from '../../../domain/orbit/track-sliced.ts'
 import { ApiError } from '../../plugins/errors.ts'
 import { routeParams } from '../../plugins/params.ts'
-import { findSatellite, instantOf, type ModuleContext, noradIdParam, responseSchemas, spanEndMs } from '../common.ts'
+import { findSatellite, instantOf, type ModuleContext, noPositionBetween, noradIdParam, responseSchemas, spanEndMs } from '../common.ts'
 import { ErrorSchema } from '../satellites/model.ts'
 import { TRACK_PIECE, TrackGeoJsonSchema, TrackSchema, trackGeoJson, trackJson, trackJsonStream } from './model.ts'
 
@@ -32,9 +32,6 @@ const tracksRoute = routeParams({
   },
 })
 
-const noPosition = (noradId: number, fromMs: number, toMs: number, reason: string | null) =>
-  new ApiError(422, `satellite ${noradId} has no valid position from ${new Date(fromMs).toISOString()} to ${new Date(toMs).toISOString()}: ${reason}`)
-
 export function tracksModule(context: ModuleContext) {
   const { store, clock } = context
   return new Elysia({ name: 'tracks', prefix: '/api/v1/satellites' }).get(
@@ -59,7 +56,7 @@ export function tracksModule(context: ModuleContext) {
       if (query.format === 'geojson') {
         // Up to 10,000 propagations (~15 ms): as heavy work, a piece at a time, a few at once, stopped if the client goes.
         const track = await context.heavy.run(groundTrackSliced(catalog, index, fromMs, toMs, stepMs), ctx.request.signal)
-        if (track.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, track.firstOmissionReason)
+        if (track.points.length === 0) throw noPositionBetween(satellite.noradId, fromMs, toMs, track.firstOmissionReason)
         ctx.set.headers['content-type'] = 'application/geo+json'
         return trackGeoJson(satellite, trackLines(track), track, fromMs)
       }
@@ -75,7 +72,7 @@ export function tracksModule(context: ModuleContext) {
         first.omitted += sampled.omitted
         first.reason ??= sampled.firstOmissionReason
       }
-      if (first.points.length === 0) throw noPosition(satellite.noradId, fromMs, toMs, first.reason)
+      if (first.points.length === 0) throw noPositionBetween(satellite.noradId, fromMs, toMs, first.reason)
       if (count <= TRACK_PIECE) return trackJson(satellite, { points: first.points, omitted: first.omitted, firstOmissionReason: first.reason, stepMs }, fromMs, toMs, query.step)
       // (A Response the route's typing cannot express next to the objects: its schema is checked on the objects.)
       return new Response(trackJsonStream(satellite, fromMs, toMs, query.step, count, first, piece), { headers: { 'content-type': 'application/json; charset=utf-8' } }) as never
