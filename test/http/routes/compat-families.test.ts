@@ -137,7 +137,7 @@ describe('mounted families', () => {
       '/iss-now.json': age,
       '/iss-pass.json': pass,
       '/astros.json': [],
-      '/rest/v1/satellite/tle/{id}': [],
+      '/rest/v1/satellite/tle/{id}': age,
       '/rest/v1/satellite/positions/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{seconds}': age,
       '/rest/v1/satellite/visualpasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_visibility}': pass,
       '/rest/v1/satellite/radiopasses/{id}/{observer_lat}/{observer_lng}/{observer_alt}/{days}/{min_elevation}': pass,
@@ -145,7 +145,7 @@ describe('mounted families', () => {
       '/v1/satellites': [],
       '/v1/satellites/{id}': age,
       '/v1/satellites/{id}/positions': age,
-      '/v1/satellites/{id}/tles': [],
+      '/v1/satellites/{id}/tles': age,
     })
     // The 200's body schema stays beside the headers.
     expect(spec.paths['/iss-now.json'].get.responses[200].content['application/json'].schema.properties.iss_position).toBeDefined()
@@ -252,7 +252,7 @@ describe("the element sets' age in headers (the families' bodies have no field f
   const ageAt = (id: number, ms: number) => Math.round(((ms - catalog.get(id)!.elements.epochMs) / 86_400_000) * 1000) / 1000
   const second = Math.floor(NOW / 1000) * 1000
 
-  test('every answer with ISS positions or passes names the epoch of its elements and their age at its instant', async () => {
+  test('every answer with ISS positions, passes or its element set names the epoch of its elements and their age at its instant', async () => {
     const app = appWith()
     for (const [path, instantMs] of [
       ['/iss-now.json', second],
@@ -264,6 +264,10 @@ describe("the element sets' age in headers (the families' bodies have no field f
       ['/v1/satellites/25544', second],
       ['/v1/satellites/25544?timestamp=1780185600', 1_780_185_600_000],
       ['/v1/satellites/25544/positions?timestamps=1780185660,1780185600', 1_780_185_660_000],
+      // The element set itself (served whatever its age): its age now.
+      ['/rest/v1/satellite/tle/25544&apiKey=K', NOW],
+      ['/v1/satellites/25544/tles', NOW],
+      ['/v1/satellites/25544/tles?format=text', NOW],
     ] as const) {
       const r = await request(app, path)
       expect(r.status, path).toBe(200)
@@ -351,7 +355,7 @@ describe("the element sets' age in headers (the families' bodies have no field f
 
   test('answers without positions or satellites, and refusals, carry none', async () => {
     const app = appWith()
-    for (const path of ['/rest/v1/satellite/tle/25544&apiKey=K', '/v1/satellites', '/astros.json', '/iss-now.json?callback=1bad', '/v1/satellites/99999999']) {
+    for (const path of ['/v1/satellites', '/astros.json', '/iss-now.json?callback=1bad', '/v1/satellites/99999999']) {
       const r = await request(app, path)
       expect(r.headers.get('sattrack-element-epoch'), path).toBeNull()
     }

@@ -21,6 +21,31 @@ beforeAll(async () => {
 const feed = (query: string, init?: RequestInit) => request(app, `/NORAD/elements/gp.php?${query}`, init)
 const members = (group: string) => catalog.satellites.filter((s) => s.groups.includes(group))
 
+describe('how old the sets served are', () => {
+  test("every set held is served whatever its age; the headers give the oldest set's epoch and its age now, 304 included", async () => {
+    const nowMs = Date.UTC(2026, 10, 26) // months after the sets: served all the same
+    const late = appFor(catalog, nowMs)
+    const stations = members('stations')
+    const oldest = stations.reduce((a, b) => (b.elements.epochMs < a.elements.epochMs ? b : a))
+    const answer = await request(late, '/NORAD/elements/gp.php?GROUP=stations&FORMAT=json')
+    expect(answer.status).toBe(200)
+    expect(answer.body).toHaveLength(stations.length)
+    expect(answer.headers.get('sattrack-element-epoch')).toBe(oldest.epoch)
+    expect(Number(answer.headers.get('sattrack-element-age-days'))).toBe(Math.round(((nowMs - oldest.elements.epochMs) / 86_400_000) * 1000) / 1000)
+    expect(answer.headers.get('access-control-expose-headers')).toBe('ETag, Retry-After, sattrack-element-epoch, sattrack-element-age-days')
+    const again = await request(late, '/NORAD/elements/gp.php?GROUP=stations&FORMAT=json', { headers: { 'if-none-match': answer.headers.get('etag')! } })
+    expect(again.status).toBe(304)
+    expect(again.headers.get('sattrack-element-epoch')).toBe(oldest.epoch)
+    // One satellite: its own set.
+    const one = await request(late, `/NORAD/elements/gp.php?CATNR=${stations[0]!.noradId}`)
+    expect(one.headers.get('sattrack-element-epoch')).toBe(stations[0]!.epoch)
+    // Nothing served, nothing said.
+    const none = await request(late, '/NORAD/elements/gp.php?GROUP=nosuchgroup')
+    expect(none.status).toBe(404)
+    expect(none.headers.get('sattrack-element-epoch')).toBeNull()
+  })
+})
+
 describe('TLE, 3LE and 2LE', () => {
   test('3LE: a name line padded to 24 characters, the two published lines, CRLF everywhere', async () => {
     const { status, headers, text } = await feed('GROUP=stations&FORMAT=3le')

@@ -149,10 +149,12 @@ function observerOf(args: Record<string, string>): Observer {
 // ---------------------------------------------------------------------------
 // Endpoints
 
-function tle(catalog: Catalog, args: Record<string, string>) {
+function tle(catalog: Catalog, args: Record<string, string>, nowMs: number, set: AnswerSet) {
   const satellite = findSatellite(catalog, catalogNumber('id', args.id!))
   const lines = satellite.elements.tle
   if (!lines) throw new ApiError(422, `satellite ${satellite.noradId} has no two-line element set (its catalog number does not fit one)`)
+  // Served whatever its age (the set, not a position): the headers say how old it is now.
+  setElementAge(set, [satellite], nowMs)
   return {
     info: { satid: satellite.noradId, satname: satellite.name, transactionscount: 0 },
     tle: `${lines.line1}\r\n${lines.line2}`,
@@ -369,7 +371,7 @@ export function n2yoModule(context: ModuleContext, engine: NearbyEngine) {
       const nowMs = clock()
       switch (endpoint) {
         case 'tle':
-          return tle(catalog, args)
+          return tle(catalog, args, nowMs, set)
         case 'positions':
           return positions(catalog, args, nowMs, set)
         case 'visualpasses':
@@ -390,7 +392,7 @@ export function n2yoModule(context: ModuleContext, engine: NearbyEngine) {
         tags: ['n2yo'],
         ...DESCRIPTIONS[endpoint],
         'x-parameters': [{ name: 'apiKey', in: 'query', required: false, schema: { type: 'string' }, description: 'Accepted and ignored (any value, or none); N2YO clients also glue `&apiKey=…` to the path, which works too' }],
-        ...(endpoint === 'tle' ? {} : { 'x-response-headers': endpoint === 'visualpasses' || endpoint === 'radiopasses' ? PASS_HEADERS_DOC : ELEMENT_AGE_HEADERS_DOC }),
+        'x-response-headers': endpoint === 'visualpasses' || endpoint === 'radiopasses' ? PASS_HEADERS_DOC : ELEMENT_AGE_HEADERS_DOC,
       },
     })
   }

@@ -234,6 +234,8 @@ export function whereTheIssModule(context: ModuleContext) {
           if (format !== 'json' && format !== 'text') throw new ApiError(400, `format must be json or text (got "${shown(format)}")`)
           const lines = satellite.elements.tle
           if (!lines) throw new ApiError(422, `satellite ${satellite.noradId} has no two-line element set (its catalog number does not fit one)`)
+          // Served whatever its age (the set, not a position): the headers say how old it is now.
+          setElementAge(set, [satellite], clock())
           if (format === 'text') return new Response(`${satellite.name}\n${lines.line1}\n${lines.line2}`, { headers: { 'content-type': 'text/plain; charset=utf-8' } })
           return {
             requested_timestamp: unixSecondsFloor(clock()),
@@ -252,6 +254,7 @@ export function whereTheIssModule(context: ModuleContext) {
           tags: ['wheretheiss'],
           summary: "wheretheiss.at: a satellite's TLE",
           description: `The element set as published; \`id\` is a string, as wheretheiss.at sends it; \`format=text\` gives the three lines as text/plain. ${DESCRIPTION_NOTE}`,
+          'x-response-headers': ELEMENT_AGE_HEADERS_DOC,
           'x-parameters': [idParam, { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['json', 'text'], default: 'json' }, description: 'json or text' }],
           'x-response-content': { 'text/plain': { schema: { type: 'string', description: 'format=text: the name and the two lines, one a line' } } },
         },

@@ -11,8 +11,9 @@ import { OMM_CSV_COLUMNS } from '../../../domain/catalog/omm.ts'
 import { selectSatellites } from '../../../domain/catalog/select.ts'
 import { rawQueryOf } from '../../plugins/params.ts'
 import { MAX_CACHED_BYTES, RepresentationCache } from '../../representations/cache.ts'
-import { textRepresentation } from '../../representations/representation.ts'
+import { type Representation, textRepresentation } from '../../representations/representation.ts'
 import type { ModuleContext } from '../common.ts'
+import { ELEMENT_AGE_HEADERS_DOC, setElementAge } from '../compat/shared.ts'
 import { FEED_CONTENT_TYPES, formatFeed, hasFormOf, TLE_NAME_WIDTH } from './formats.ts'
 import { FEED_FORMATS, type FeedSelector, feedKey, parseFeedQuery } from './query.ts'
 
@@ -39,9 +40,16 @@ function select(catalog: Catalog, selector: FeedSelector): Satellite[] {
 
 const textSchema = (description: string, example: string) => ({ schema: { type: 'string' as const, description }, example })
 
-export function feedModule({ store, compression, sweeps }: ModuleContext) {
+/** The satellite with the oldest element set of those listed (the one the age headers describe). */
+function oldestOf(satellites: readonly Satellite[]): Satellite {
+  return satellites.reduce((oldest, s) => (s.elements.epochMs < oldest.elements.epochMs ? s : oldest))
+}
+
+export function feedModule({ store, compression, sweeps, clock }: ModuleContext) {
   const answers = new RepresentationCache<Catalog>(compression, { maxEntries: MAX_CACHED_FEEDS, maxBytes: MAX_CACHED_BYTES })
   sweeps?.add(() => answers.sweep(store.current))
+  /** The satellite with the oldest set of each answer made (found once, with the answer). */
+  const oldestInAnswer = new WeakMap<Representation, Satellite>()
   return new Elysia({ name: 'feed' }).get(
     FEED_PATH,
     ({ request, set }) => {
@@ -52,8 +60,13 @@ export function feedModule({ store, compression, sweeps }: ModuleContext) {
       const answer = answers.get(catalog, key, () => {
         const satellites = select(catalog, query.selector).filter((s) => hasFormOf(s, query.format))
         if (satellites.length === 0) return { ...textRepresentation(catalog.version, key, TEXT, NO_DATA), status: 404 }
-        return textRepresentation(catalog.version, key, FEED_CONTENT_TYPES[query.format], formatFeed(satellites, query.format))
+        const representation = textRepresentation(catalog.version, key, FEED_CONTENT_TYPES[query.format], formatFeed(satellites, query.format))
+        oldestInAnswer.set(representation, oldestOf(satellites))
+        return representation
       })
+      // The sets are served whatever their age (a mirror, not positions): the headers say how old the oldest is now.
+      const oldest = oldestInAnswer.get(answer.representation)
+      if (oldest) setElementAge(set, [oldest], clock())
       return answers.respond(request, set, answer)
     },
     {
@@ -69,7 +82,10 @@ export function feedModule({ store, compression, sweeps }: ModuleContext) {
           'Objects whose catalog number does not fit a TLE (above 99999) appear only in JSON and CSV. Ordered by catalog number. ' +
           `A valid query that matches nothing: 404 \`${NO_DATA}\` (text/plain), as CelesTrak answers. ` +
           'An invalid query (no selector or several, a malformed value, a repeated parameter, an unknown FORMAT such as XML or KVN): ' +
-          '400 with a plain-text message starting `Invalid query:`. Answers carry a strong ETag (If-None-Match gives 304) and are compressed when the client accepts it.',
+          '400 with a plain-text message starting `Invalid query:`. Answers carry a strong ETag (If-None-Match gives 304) and are compressed when the client accepts it. ' +
+          'Every element set held is served, whatever its age or a decay the service finds (the position routes refuse those): ' +
+          'the headers Sattrack-Element-Epoch and Sattrack-Element-Age-Days give the oldest set of the answer and its age now.',
+        ...{ 'x-response-headers': ELEMENT_AGE_HEADERS_DOC },
         parameters: [
           { name: 'GROUP', in: 'query', required: false, schema: { type: 'string', example: 'stations' }, description: 'A group of the catalogue (`stations`, `starlink`, `weather`, …); an unknown group matches nothing' },
           { name: 'CATNR', in: 'query', required: false, schema: { type: 'string', pattern: '^[0-9]{1,9}$', example: '25544' }, description: 'One catalog number, 1 to 9 digits' },
