@@ -96,6 +96,13 @@ function exposeHeaders(set: AnswerSet): void {
   set.headers['access-control-expose-headers'] = [...EXPOSED_HEADERS, ...ours].join(', ')
 }
 
+/** The satellite with the oldest element set of those listed (undefined: none listed). */
+export function oldestSet(satellites: readonly Satellite[]): Satellite | undefined {
+  let oldest: Satellite | undefined
+  for (const satellite of satellites) if (oldest === undefined || satellite.elements.epochMs < oldest.elements.epochMs) oldest = satellite
+  return oldest
+}
+
 /**
  * Says how old the element sets behind an answer with positions or passes are,
  * in headers: the epoch of the set (of the oldest, when the answer holds
@@ -104,8 +111,7 @@ function exposeHeaders(set: AnswerSet): void {
  * answer that holds no satellite.
  */
 export function setElementAge(set: AnswerSet, satellites: readonly Satellite[], instantMs: number): void {
-  let oldest: Satellite | undefined
-  for (const satellite of satellites) if (oldest === undefined || satellite.elements.epochMs < oldest.elements.epochMs) oldest = satellite
+  const oldest = oldestSet(satellites)
   if (oldest === undefined) return
   set.headers[ELEMENT_EPOCH_HEADER] = oldest.epoch
   set.headers[ELEMENT_AGE_HEADER] = String(elementAgeDaysAt(oldest, instantMs))

@@ -13,7 +13,7 @@ import { rawQueryOf } from '../../plugins/params.ts'
 import { MAX_CACHED_BYTES, RepresentationCache } from '../../representations/cache.ts'
 import { type Representation, textRepresentation } from '../../representations/representation.ts'
 import type { ModuleContext } from '../common.ts'
-import { ELEMENT_AGE_HEADERS_DOC, setElementAge } from '../compat/shared.ts'
+import { ELEMENT_AGE_HEADERS_DOC, oldestSet, setElementAge } from '../compat/shared.ts'
 import { FEED_CONTENT_TYPES, formatFeed, hasFormOf, TLE_NAME_WIDTH } from './formats.ts'
 import { FEED_FORMATS, type FeedSelector, feedKey, parseFeedQuery } from './query.ts'
 
@@ -40,11 +40,6 @@ function select(catalog: Catalog, selector: FeedSelector): Satellite[] {
 
 const textSchema = (description: string, example: string) => ({ schema: { type: 'string' as const, description }, example })
 
-/** The satellite with the oldest element set of those listed (the one the age headers describe). */
-function oldestOf(satellites: readonly Satellite[]): Satellite {
-  return satellites.reduce((oldest, s) => (s.elements.epochMs < oldest.elements.epochMs ? s : oldest))
-}
-
 export function feedModule({ store, compression, sweeps, clock }: ModuleContext) {
   const answers = new RepresentationCache<Catalog>(compression, { maxEntries: MAX_CACHED_FEEDS, maxBytes: MAX_CACHED_BYTES })
   sweeps?.add(() => answers.sweep(store.current))
@@ -61,7 +56,7 @@ export function feedModule({ store, compression, sweeps, clock }: ModuleContext)
         const satellites = select(catalog, query.selector).filter((s) => hasFormOf(s, query.format))
         if (satellites.length === 0) return { ...textRepresentation(catalog.version, key, TEXT, NO_DATA), status: 404 }
         const representation = textRepresentation(catalog.version, key, FEED_CONTENT_TYPES[query.format], formatFeed(satellites, query.format))
-        oldestInAnswer.set(representation, oldestOf(satellites))
+        oldestInAnswer.set(representation, oldestSet(satellites)!)
         return representation
       })
       // The sets are served whatever their age (a mirror, not positions): the headers say how old the oldest is now.
@@ -85,6 +80,7 @@ export function feedModule({ store, compression, sweeps, clock }: ModuleContext)
           '400 with a plain-text message starting `Invalid query:`. Answers carry a strong ETag (If-None-Match gives 304) and are compressed when the client accepts it. ' +
           'Every element set held is served, whatever its age or a decay the service finds (the position routes refuse those): ' +
           'the headers Sattrack-Element-Epoch and Sattrack-Element-Age-Days give the oldest set of the answer and its age now.',
+        // Spread: Elysia's type of a detail names no `x-` keys (docs.ts reads this one).
         ...{ 'x-response-headers': ELEMENT_AGE_HEADERS_DOC },
         parameters: [
           { name: 'GROUP', in: 'query', required: false, schema: { type: 'string', example: 'stations' }, description: 'A group of the catalogue (`stations`, `starlink`, `weather`, …); an unknown group matches nothing' },
