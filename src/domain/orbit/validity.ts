@@ -206,6 +206,8 @@ export class Validity {
   /** The decay instant (ms) once found, else Infinity. */
   private readonly decayMs: Float64Array
   private readonly decayKind: Uint8Array
+  /** The latest start of a launch year that bounds a satellite's positions (launchYearStartMs); -Infinity: none does. */
+  readonly latestLaunchYearStartMs: number
   /** The last counts `countRefusals` made, and the stretch of time they hold for. */
   private lastCounts: { fromMs: number; untilMs: number; counts: RefusalCounts } | undefined
 
@@ -222,14 +224,18 @@ export class Validity {
     this.decayMs = new Float64Array(n).fill(Number.POSITIVE_INFINITY)
     this.decayKind = new Uint8Array(n)
     const age = policy.maxElementAgeMs ?? Number.POSITIVE_INFINITY
+    let latestLaunchMs = Number.NEGATIVE_INFINITY
     for (let i = 0; i < n; i++) {
       const e = elements[i]!
       this.epochMs[i] = e.epochMs
       this.epochUs[i] = e.epochUs ?? e.epochMs * 1000
-      this.fromMs[i] = Math.max(e.epochMs - age, launchYearStartMs(e))
+      const launchMs = launchYearStartMs(e)
+      if (launchMs > latestLaunchMs) latestLaunchMs = launchMs
+      this.fromMs[i] = Math.max(e.epochMs - age, launchMs)
       this.toMs[i] = e.epochMs + age
       this.ceilingKm[i] = heightCeilingKm(e)
     }
+    this.latestLaunchYearStartMs = latestLaunchMs
   }
 
   /** The stretch of time within the age limit of satellite `i`'s epoch and not before its launch year, ms since 1970 (±Infinity: no limit). */

@@ -185,8 +185,16 @@ export function leftOutNotice(
   const maxAgeMs = catalog.validity.policy.maxElementAgeMs
   // The age limit is worth changing only when it is among the reasons (not when every one left out has decayed).
   const ageLimited = leftOut.elementAge > 0 && maxAgeMs !== null
+  // Before some satellite's launch year (validity.ts), some of those counted by age may be left out for that instead.
+  const launchedLater = instantMs < catalog.validity.latestLaunchYearStartMs
+  const byAge =
+    leftOut.elementAge === 0
+      ? null
+      : maxAgeMs === null
+        ? `${leftOut.elementAge} were launched in a later year (as their international designators say)`
+        : `${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${from}${launchedLater ? ' or were launched in a later year' : ''}`
   const reasons = [
-    ...(ageLimited ? [`${leftOut.elementAge} have elements more than ${describeLimit(maxAgeMs)} from ${from}`] : []),
+    ...(byAge === null ? [] : [byAge]),
     ...(leftOut.decayed > 0 ? [`${leftOut.decayed} have decayed by then`] : []),
   ]
   const obtained = new Date(catalog.origin.obtainedAtMs).toISOString()

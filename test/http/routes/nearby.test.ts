@@ -186,6 +186,22 @@ describe('GET /api/v1/satellites/nearby', () => {
     }
   })
 
+  test("before some satellites' launch year, the notice says those counted by age may have been launched later (with no age limit, that is all they are)", async () => {
+    const launchedIn2026 = catalog.satellites.filter((s) => s.elements.intlDesignator.startsWith('26')).length
+    expect(launchedIn2026).toBeGreaterThan(100)
+    const open = appFor(catalog.withPolicy(NO_AGE_LIMIT), NOW)
+    const before = await request(open, '/api/v1/satellites/nearby?latitude=0&longitude=0&time=2025-12-31T23:59:59Z')
+    expect(before.body.metadata.leftOut.elementAge).toBe(launchedIn2026)
+    const old = await request(open, '/api/v1/satellites/nearby?latitude=0&longitude=0&time=1990-01-01T00:00:00Z')
+    const { elementAge, decayed } = old.body.metadata.leftOut
+    expect(elementAge).toBeGreaterThan(catalog.size / 2)
+    expect(old.body.metadata.notice).toStartWith(`${elementAge + decayed} of ${catalog.size} satellites are left out: ${elementAge} were launched in a later year (as their international designators say)`)
+    expect(old.body.metadata.notice).not.toContain('--max-element-age') // no limit to change
+    // With the age limit, both reasons may hold: said together.
+    const limited = await nearby('latitude=0&longitude=0&time=2025-12-31T23:59:59Z')
+    expect(limited.body.metadata.notice).toContain(`${catalog.size} have elements more than 30 days from 2025-12-31T23:59:59.000Z or were launched in a later year`)
+  })
+
   test('parameters: as declared (each refused outside its declaration with a 400 naming it: test/http/plugins/params.test.ts)', async () => {
     expect(describeParameters(declaredParameters(app).get('/api/v1/satellites/nearby')!)).toEqual([
       'latitude: number -90..90 required',

@@ -52,7 +52,7 @@ export const NearbyResponseSchema = t.Object({
     magnitudeLimit: t.Number({ description: 'The faintest magnitude counted as visible (`magnitude-limit`)' }),
     leftOut: t.Object(
       {
-        elementAge: Type.Integer({ description: 'Satellites whose elements are further from this instant than the age limit' }),
+        elementAge: Type.Integer({ description: 'Satellites whose elements are further from this instant than the age limit, or launched in a later year than it (international designator)' }),
         decayed: Type.Integer({ description: 'Satellites decayed by this instant' }),
       },
       {

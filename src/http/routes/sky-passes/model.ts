@@ -42,7 +42,7 @@ export const SkyPassesResponseSchema = t.Object({
     }),
     leftOut: t.Object(
       {
-        elementAge: Type.Integer({ description: 'Satellites of the selection whose elements are further than the age limit from all of the searched time' }),
+        elementAge: Type.Integer({ description: 'Satellites of the selection whose elements are further than the age limit from all of the searched time, or launched in a later year than all of it' }),
         decayed: Type.Integer({ description: 'Satellites of the selection decayed before the searched time' }),
       },
       { description: 'Satellites of the selection without a position anywhere in the searched time, by reason: never searched' },
