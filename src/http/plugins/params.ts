@@ -131,9 +131,13 @@ function parseOne(name: string, spec: ParamSpec, raw: string): unknown {
       }
       return ids
     }
-    case 'text':
-      if (raw.length === 0 || characterCount(raw, spec.maxLength) > spec.maxLength) throw bad()
+    case 'text': {
+      if (raw.length === 0) throw bad()
+      // Too long: how long, since a value shown shortened cannot say it (an emoji with a variation selector is two).
+      const count = characterCount(raw, spec.maxLength)
+      if (count > spec.maxLength) throw new ApiError(400, `${describe(name, spec)} (got "${shown(raw)}", ${count} characters)`)
       return raw
+    }
   }
 }
 
