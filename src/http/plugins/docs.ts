@@ -125,7 +125,7 @@ export function docs(version: string, dataNote: () => string, compression: Compr
  * route declares in `x-responses` (a 304, which has no schema) join those of
  * its response schemas, which replace a detail's `responses`; and headers it
  * declares in `x-response-headers` (the compatible APIs' sattrack headers) are
- * its 200 answer's `headers`, and media types in `x-response-content` (GeoJSON
+ * its 200 answer's `headers` (and its 304's), and media types in `x-response-content` (GeoJSON
  * beside JSON) join its 200 answer's `content`.
  */
 function withRouteDeclarations(spec: object): object {
@@ -149,7 +149,8 @@ function withRouteDeclarations(spec: object): object {
         if (!declared && !answers && !headers && !content) return [method, operation]
         const parameters = declared && [...((operation.parameters as { name: string }[] | undefined) ?? []).filter((p) => !declared.some((d) => d.name === p.name)), ...declared]
         let responses: Record<string, { content?: object; headers?: unknown }> = { ...(operation.responses as Record<string, object>), ...answers }
-        if (headers) responses = { ...responses, 200: { ...responses[200], headers } }
+        // A 304 carries them too (the validator matched: the headers of the answer it stands for).
+        if (headers) responses = { ...responses, 200: { ...responses[200], headers }, ...(responses[304] ? { 304: { ...responses[304], headers } } : {}) }
         if (content) responses = { ...responses, 200: { ...responses[200], content: { ...responses[200]?.content, ...content } } }
         return [method, { ...rest, ...(parameters ? { parameters } : {}), ...(answers || headers || content ? { responses } : {}) }]
       }),

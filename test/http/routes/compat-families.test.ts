@@ -147,6 +147,9 @@ describe('mounted families', () => {
       '/v1/satellites/{id}/positions': age,
       '/v1/satellites/{id}/tles': age,
     })
+    // The feed's 304 carries them too.
+    expect(Object.keys(spec.paths['/NORAD/elements/gp.php'].get.responses[304].headers).sort()).toEqual(age)
+    expect(declared('/NORAD/elements/gp.php')).toEqual(age)
     // The 200's body schema stays beside the headers.
     expect(spec.paths['/iss-now.json'].get.responses[200].content['application/json'].schema.properties.iss_position).toBeDefined()
   })
