@@ -311,7 +311,8 @@ describe('the docs page in a real browser (Chromium, headless)', () => {
       await page.evaluate(() => window.scrollTo(0, 0))
       await page.waitForTimeout(300)
       mkdirSync(join(ROOT, 'test-results'), { recursive: true })
-      await page.screenshot({ path: SCREENSHOT })
+      // Animations stopped (a frame that never settles held a screenshot past 30 s once, under the whole suite's load).
+      await page.screenshot({ path: SCREENSHOT, animations: 'disabled', timeout: 45_000 })
 
       const text = await page.locator('body').innerText()
       for (const summary of ['List all satellites', "A satellite's geoposition", 'Satellites above an observer', 'Health check']) {
@@ -339,5 +340,5 @@ describe('the docs page in a real browser (Chromium, headless)', () => {
       await context.close()
       rmSync(profile, { recursive: true, force: true })
     }
-  }, 90_000)
+  }, 120_000)
 })
