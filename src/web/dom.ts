@@ -54,7 +54,7 @@ export const formatDateTime = (iso: string) =>
 
 /** How old a satellite's elements are at the instant shown: "180.1 days old", or how long before their epoch it is. */
 export function formatElementAge(days: number): string {
-  return days >= 0 ? `${days.toFixed(1)} days old` : `their epoch ${(-days).toFixed(1)} days later`
+  return days >= 0 ? `${days.toFixed(1)} days old` : `${(-days).toFixed(1)} days before their epoch`
 }
 
 /** A magnitude as people write it: one decimal and a true minus sign (−3.7, +1.2). */

@@ -143,7 +143,7 @@ export class SkyView {
       // Satellites without a position at this instant are not "nothing above": the count says so.
       const left = this.answer.metadata.leftOut ?? { elementAge: 0, decayed: 0 }
       const leftOut = left.elementAge + left.decayed
-      const reasons = [left.elementAge > 0 ? `${left.elementAge} for their elements' age` : '', left.decayed > 0 ? `${left.decayed} decayed` : ''].filter(Boolean).join(', ')
+      const reasons = [left.elementAge > 0 ? `${left.elementAge} for their elements' age or a later launch` : '', left.decayed > 0 ? `${left.decayed} decayed` : ''].filter(Boolean).join(', ')
       const refused = leftOut > 0 ? ` · ${leftOut} satellites left out: no position at this instant (${reasons})` : ''
       const drawn =
         all.length === 0

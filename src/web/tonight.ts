@@ -68,7 +68,7 @@ export class TonightView {
     const spansOf = new Map<number, NoPositionSpan[]>()
     for (const span of metadata.noPosition) (spansOf.get(span.noradId) ?? spansOf.set(span.noradId, []).get(span.noradId)!).push(span)
     const partly = spansOf.size
-    const gaps = partly === 0 ? '' : ` ${partly.toLocaleString('en')} satellites have no position for part of this time (elements too far from it, or decayed): no pass of theirs is shown there.`
+    const gaps = partly === 0 ? '' : ` ${partly.toLocaleString('en')} satellites have no position for part of this time (elements too far from it, launched later, or decayed): no pass of theirs is shown there.`
     this.notice.textContent = metadata.notice ?? ''
     this.notice.hidden = metadata.notice === undefined
     const rule = `visible to the naked eye (magnitude ${formatMagnitude(metadata.magnitudeLimit)} or brighter, above ${metadata.elevationThreshold}°) from ${window}`

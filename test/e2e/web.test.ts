@@ -760,7 +760,7 @@ describe('the page in Chromium', () => {
       const left = (await call(base, `/api/v1/satellites/nearby?latitude=${OBSERVER.latitude}&longitude=${OBSERVER.longitude}`)).json.metadata.leftOut
       expect(await page.textContent('#sky-summary')).toStartWith('No satellite above 10° to draw · ')
       expect(await page.textContent('#sky-summary')).toContain(
-        ` · ${left.elementAge + left.decayed} satellites left out: no position at this instant (${left.elementAge} for their elements' age, ${left.decayed} decayed)`,
+        ` · ${left.elementAge + left.decayed} satellites left out: no position at this instant (${left.elementAge} for their elements' age or a later launch, ${left.decayed} decayed)`,
       )
       expect(await page.textContent('#view-sky')).toContain('No satellite shown: none with a position at this instant is above 10°, and the others are left out (see the notice above).')
       expect(await page.textContent('#view-sky')).not.toContain('No satellite matches the filter.')

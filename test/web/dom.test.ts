@@ -15,6 +15,6 @@ describe('formatElementAge', () => {
   test("the elements' age at the instant shown, or how long before their epoch it is", () => {
     expect(formatElementAge(180.06)).toBe('180.1 days old')
     expect(formatElementAge(0)).toBe('0.0 days old')
-    expect(formatElementAge(-2.25)).toBe('their epoch 2.3 days later')
+    expect(formatElementAge(-2.25)).toBe('2.3 days before their epoch')
   })
 })

@@ -70,11 +70,11 @@ export const NO_POSITION_REASON_HEADER = 'sattrack-no-position-reason'
 /** The OpenAPI declaration of the element-age headers (a route's `x-response-headers`). */
 export const ELEMENT_AGE_HEADERS_DOC = {
   'Sattrack-Element-Epoch': {
-    description: "The epoch of the satellite's element set (of the oldest, when the answer lists several); the original's body has no field for it",
+    description: "The epoch of the satellite's element set (of the oldest, when the answer lists several): the age of what is answered, in one place whatever the body's shape",
     schema: { type: 'string', format: 'date-time' },
   },
   'Sattrack-Element-Age-Days': {
-    description: "That element set's age at the answer's instant (or the start of its search, or the first of its times), days to 0.001",
+    description: "That element set's age at the answer's instant (or the start of its search, or the first of its times; now, for an answer of element sets), days to 0.001",
     schema: { type: 'number' },
   },
 } as const

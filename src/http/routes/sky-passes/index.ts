@@ -102,7 +102,7 @@ function calendarDescription(notice: string | null, partly: number, searched: nu
   const gaps =
     partly === 0
       ? null
-      : `${partly} of the ${searched} satellites have no position for part of the searched time (the elements' age limit, a decay, no plausible SGP4 state): ${WITHOUT_POSITION}; the JSON answer lists the stretches in metadata.noPosition.`
+      : `${partly} of the ${searched} satellites have no position for part of the searched time (the elements' age limit or launch year, a decay, no plausible SGP4 state): ${WITHOUT_POSITION}; the JSON answer lists the stretches in metadata.noPosition.`
   const text = [notice, gaps].filter((part) => part !== null).join(' ')
   return text === '' ? {} : { description: text }
 }
