@@ -41,11 +41,17 @@ export function positionsEdge(culmination: PassPoint, spans: readonly TimeSpan[]
   return edge === null ? null : new Date(side === 'begin' ? edge + 1 : edge - 1).toISOString()
 }
 
-/** A missing rise or set: "already up" or "still up", or where the data begins or ends. */
-function cutCell(pass: Pass, spans: readonly TimeSpan[], side: 'begin' | 'end'): string {
+/** The instant a pass's row is dated by: its rise, else where its positions begin, else its culmination. */
+export function passDateOf(pass: Pass, spans: readonly TimeSpan[]): string {
+  return pass.rise?.datetime ?? positionsEdge(pass.culmination, spans, 'begin') ?? pass.culmination.datetime
+}
+
+/** A missing rise or set: "already up" or "still up", or where the data begins or ends (with its date when not the row's). */
+function cutCell(pass: Pass, spans: readonly TimeSpan[], side: 'begin' | 'end', rowDate: string): string {
   const edge = positionsEdge(pass.culmination, spans, side)
   if (edge === null) return side === 'begin' ? 'already up' : 'still up'
-  return `${side === 'begin' ? 'data from' : 'data until'} ${formatTime(edge)}`
+  const date = formatDate(edge) === rowDate ? '' : `${formatDate(edge)} `
+  return `${side === 'begin' ? 'data from' : 'data until'} ${date}${formatTime(edge)}`
 }
 
 /** The stretches without a position, as a sentence (empty when none). */
@@ -83,18 +89,19 @@ export class PassesView {
       ` Elements ${formatElementAge(metadata.elementAgeDays)} at the start.` +
       noPositionText(spans)
     this.body.replaceChildren(
-      ...passes.map((pass) =>
-        html(
+      ...passes.map((pass) => {
+        const date = formatDate(passDateOf(pass, spans))
+        return html(
           'tr',
           { class: pass.visible ? 'row-visible' : '' },
-          html('td', { class: 'pass-date' }, formatDate((pass.rise ?? pass.culmination).datetime)),
-          html('td', { 'data-label': 'Rise' }, point(pass.rise, false, cutCell(pass, spans, 'begin'))),
+          html('td', { class: 'pass-date' }, date),
+          html('td', { 'data-label': 'Rise' }, point(pass.rise, false, cutCell(pass, spans, 'begin', date))),
           html('td', { 'data-label': 'Highest' }, point(pass.culmination, true)),
-          html('td', { 'data-label': 'Set' }, point(pass.set, false, cutCell(pass, spans, 'end'))),
+          html('td', { 'data-label': 'Set' }, point(pass.set, false, cutCell(pass, spans, 'end', date))),
           html('td', { class: 'num pass-minutes' }, (pass.duration / 60).toFixed(1)),
           visibleCell(pass),
-        ),
-      ),
+        )
+      }),
     )
   }
 

@@ -6,7 +6,7 @@
  * positions, or the last one before it.
  */
 import { beforeAll, describe, expect, test } from 'bun:test'
-import { positionsEdge } from '../../src/web/passes.ts'
+import { passDateOf, positionsEdge } from '../../src/web/passes.ts'
 import { appFor, embeddedCatalog, request } from '../helpers/catalog.ts'
 
 const PARIS = 'latitude=48.85&longitude=2.35'
@@ -24,6 +24,8 @@ describe('positionsEdge', () => {
     const cut = body.data.find((p: any) => p.rise === null)
     expect(cut).toBeDefined()
     expect(positionsEdge(cut.culmination, body.metadata.noPosition, 'begin')).toBe(shift(span.to, 1))
+    // Its row is dated where its positions begin, not by its culmination (which may be days later for a slow pass).
+    expect(passDateOf(cut, body.metadata.noPosition)).toBe(shift(span.to, 1))
     // Its set is a real one: no stretch without positions after it.
     expect(positionsEdge(cut.culmination, body.metadata.noPosition, 'end')).toBeNull()
   })
