@@ -100,8 +100,8 @@ function integerField(text: string, blankAs: number | null = null): number | nul
   return /^\d+$/.test(t) ? Number(t) : null
 }
 
-/** Two-digit TLE year: 57..99 → 1957..1999, 00..56 → 2000..2056. */
-function tleYear(yy: number): number {
+/** Two-digit TLE year (of an epoch, or of an international designator): 57..99 → 1957..1999, 00..56 → 2000..2056. */
+export function tleYear(yy: number): number {
   return yy < 57 ? 2000 + yy : 1900 + yy
 }
 

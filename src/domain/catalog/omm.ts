@@ -15,6 +15,7 @@ import {
   type TextParseResult,
   type TleLines,
   tleChecksum,
+  tleYear,
 } from './elements.ts'
 
 /** One OMM record with CelesTrak's field names; angles in degrees, mean motion in rev/day. */
@@ -123,29 +124,29 @@ export function formatOmmEpoch(epochUs: number): string {
   return `${iso.slice(0, 23)}${micro}`
 }
 
+/** An international designator in TLE form: two-digit year, launch number, piece (`98067A`). */
+const DESIGNATOR = /^\d{5}[A-Z]{1,3}$/
+
 /** `1998-067A` → `98067A`; a designator already in TLE form is kept; anything else gives ''. */
 export function tleDesignatorOf(objectId: string): string {
   const id = objectId.trim()
   const m = /^(\d{4})-(\d{3})([A-Z]{1,3})$/.exec(id)
   if (m) return `${m[1]!.slice(2)}${m[2]}${m[3]}`
-  return /^\d{5}[A-Z]{1,3}$/.test(id) ? id : ''
+  return DESIGNATOR.test(id) ? id : ''
 }
 
 /** `98067A` → `1998-067A` (two-digit years 57..99 are 1900s); anything else is returned as is. */
 export function objectIdOf(tleDesignator: string): string {
   const m = /^(\d{2})(\d{3})([A-Z]{1,3})$/.exec(tleDesignator.trim())
   if (!m) return tleDesignator.trim()
-  const yy = Number(m[1])
-  return `${yy < 57 ? 2000 + yy : 1900 + yy}-${m[2]}${m[3]}`
+  return `${tleYear(Number(m[1]))}-${m[2]}${m[3]}`
 }
 
 /** The launch year an international designator says (`98067A` → 1998), or null when it is not one. */
 export function launchYearOf(tleDesignator: string): number | null {
   if (!DESIGNATOR.test(tleDesignator)) return null
-  const yy = (tleDesignator.charCodeAt(0) - 48) * 10 + tleDesignator.charCodeAt(1) - 48
-  return yy < 57 ? 2000 + yy : 1900 + yy
+  return tleYear((tleDesignator.charCodeAt(0) - 48) * 10 + tleDesignator.charCodeAt(1) - 48)
 }
-const DESIGNATOR = /^\d{5}[A-Z]{1,3}$/
 
 /** The OMM field of each mean element (also how messages name them). */
 const OMM_NAMES: Record<MeanElementName, string> = {
