@@ -209,9 +209,14 @@ export function characterCount(text: string, limit: number): number {
   return count
 }
 
+/** Values received, as refusals show them: `"10", "11"`. */
+export function shownValues(values: readonly string[]): string {
+  return values.map((value) => `"${shown(value)}"`).join(', ')
+}
+
 /** A parameter given more than once: the 400 that says so, with the values received. */
 export function givenMoreThanOnce(name: string, given: readonly string[]): ApiError {
-  return new ApiError(400, `${name} must be given only once (got ${given.map((value) => `"${shown(value)}"`).join(', ')})`)
+  return new ApiError(400, `${name} must be given only once (got ${shownValues(given)})`)
 }
 
 /** `parseParams` over a declaration's entries, listed once by the route (parsing runs on every request). */

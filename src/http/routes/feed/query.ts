@@ -5,7 +5,7 @@
  * that breaks a rule gets a plain-text message, not the API's JSON error.
  */
 import { shown } from '../../plugins/edge.ts'
-import { characterCount, formDecoded } from '../../plugins/params.ts'
+import { characterCount, formDecoded, shownValues } from '../../plugins/params.ts'
 
 export const FEED_FORMATS = ['tle', '3le', '2le', 'json', 'json-pretty', 'csv'] as const
 export type FeedFormat = (typeof FEED_FORMATS)[number]
@@ -51,7 +51,7 @@ export function parseFeedQuery(rawQuery: string): FeedQuery {
   }
   for (const name of [...FEED_SELECTORS, 'FORMAT']) {
     const repeated = values.get(name) ?? []
-    if (repeated.length > 1) return invalid(`${name} is given more than once (got ${repeated.map((v) => `"${shown(v)}"`).join(', ')})`)
+    if (repeated.length > 1) return invalid(`${name} is given more than once (got ${shownValues(repeated)})`)
   }
   const given = FEED_SELECTORS.filter((name) => values.has(name))
   if (given.length === 0) return invalid(`give one of ${FEED_SELECTORS.join(', ')} (e.g. GROUP=stations&FORMAT=TLE)`)
